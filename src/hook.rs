@@ -1,0 +1,137 @@
+//! Host adapters: a hook request on stdin in, a decision and the exact
+//! output the host expects out.
+//!
+//! Claude Code's PreToolUse JSON is read leniently (unknown fields are
+//! fine); OpenCode's `{tool, args}` shape is accepted too. Anything that is
+//! not a well-formed request is a [`HookError`], which `main` reports on one
+//! stderr line with exit code 2 (Claude Code blocks the call).
+
+use crate::paths::Location;
+use crate::verdict::{Decision, Verdict};
+use serde_json::{Value, json};
+use std::fmt;
+use std::path::PathBuf;
+
+/// What to print for FREE and UNKNOWN verdicts (`--free`, `--unknown`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HookOptions {
+    /// FREE → `allow` (false: no output, the host decides as usual).
+    pub free_allows: bool,
+    /// UNKNOWN → `ask` (false: no output).
+    pub unknown_asks: bool,
+}
+
+impl Default for HookOptions {
+    fn default() -> Self {
+        HookOptions { free_allows: true, unknown_asks: false }
+    }
+}
+
+/// A request the hook could not read.
+#[derive(Debug, PartialEq, Eq)]
+pub enum HookError {
+    /// Nothing on stdin.
+    Empty,
+    /// stdin is not UTF-8.
+    NotUtf8,
+    /// stdin is larger than the limit.
+    TooLarge(usize),
+    /// stdin is not JSON.
+    NotJson(String),
+    /// The JSON is not an object with the expected fields.
+    Shape(String),
+}
+
+impl fmt::Display for HookError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HookError::Empty => write!(f, "empty input: expected a PreToolUse JSON request on stdin"),
+            HookError::NotUtf8 => write!(f, "input is not valid UTF-8"),
+            HookError::TooLarge(n) => write!(f, "input of {n} bytes is over the {} byte limit", crate::limits::MAX_STDIN_BYTES),
+            HookError::NotJson(e) => write!(f, "input is not JSON: {e}"),
+            HookError::Shape(e) => write!(f, "unexpected request: {e}"),
+        }
+    }
+}
+
+/// One tool call to judge.
+#[derive(Debug, PartialEq, Eq)]
+pub enum ToolCall {
+    /// A shell command.
+    Bash {
+        /// The command line.
+        command: String,
+    },
+    /// A tool portcullis does not judge yet (edits come with the path law).
+    Other {
+        /// The tool's name.
+        tool: String,
+    },
+}
+
+/// A parsed request: the call and where it runs.
+#[derive(Debug)]
+pub struct Request {
+    /// The call.
+    pub call: ToolCall,
+    /// Its working folder (the request's `cwd`) and the home folder.
+    pub location: Location,
+}
+
+/// Reads a Claude Code PreToolUse request (or OpenCode's `{tool, args}`).
+pub fn parse_request(input: &[u8], home: Option<PathBuf>) -> Result<Request, HookError> {
+    if input.len() > crate::limits::MAX_STDIN_BYTES {
+        return Err(HookError::TooLarge(input.len()));
+    }
+    let text = std::str::from_utf8(input).map_err(|_| HookError::NotUtf8)?;
+    if text.trim().is_empty() {
+        return Err(HookError::Empty);
+    }
+    let value: Value = serde_json::from_str(text).map_err(|e| HookError::NotJson(e.to_string()))?;
+    let object = value.as_object().ok_or_else(|| HookError::Shape("the request is not a JSON object".into()))?;
+    let cwd = object.get("cwd").and_then(Value::as_str).filter(|c| c.starts_with('/')).map(PathBuf::from);
+    let location = Location { cwd, home };
+    let tool = object
+        .get("tool_name")
+        .or_else(|| object.get("tool"))
+        .and_then(Value::as_str)
+        .unwrap_or("Bash");
+    let input = object.get("tool_input").or_else(|| object.get("args"));
+    let is_shell = matches!(tool, "Bash" | "bash" | "shell" | "PowerShell");
+    if !is_shell {
+        return Ok(Request { call: ToolCall::Other { tool: tool.to_string() }, location });
+    }
+    let input = input.ok_or_else(|| HookError::Shape("no tool_input".into()))?;
+    let command = input
+        .get("command")
+        .ok_or_else(|| HookError::Shape("no tool_input.command".into()))?;
+    let command = command
+        .as_str()
+        .ok_or_else(|| HookError::Shape("tool_input.command is not a string".into()))?;
+    Ok(Request { call: ToolCall::Bash { command: command.to_string() }, location })
+}
+
+/// The PreToolUse output for a decision, or `None` for no output.
+pub fn claude_output(decision: &Decision, options: HookOptions) -> Option<String> {
+    let permission = match decision.verdict() {
+        Verdict::Free if options.free_allows => "allow",
+        Verdict::Free => return None,
+        Verdict::Unknown if options.unknown_asks => "ask",
+        Verdict::Unknown => return None,
+        Verdict::Signed => "ask",
+        Verdict::Blocked => "deny",
+    };
+    let output = json!({
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": permission,
+            "permissionDecisionReason": crate::render::reason_line(decision),
+        }
+    });
+    Some(output.to_string())
+}
+
+/// The OpenCode plugin's output: one JSON verdict object.
+pub fn opencode_output(decision: &Decision) -> String {
+    crate::render::json_object(decision, None).to_string()
+}

@@ -1,0 +1,34 @@
+//! portcullis decides, before an AI coding agent runs a tool call, whether
+//! it may run: FREE, SIGNED, BLOCKED or UNKNOWN, each with a rule id, a
+//! reason and a remediation.
+//!
+//! The pipeline, one module per stage:
+//!
+//! ```text
+//! hook JSON ─▶ hook (host adapter) ─▶ engine
+//!                                      ├─ shell: parse with tree-sitter-bash → simple commands
+//!                                      ├─ peel: wrappers (sudo, env, xargs, bash -c …)
+//!                                      ├─ floor: the blocked floor (always on)
+//!                                      ├─ lexicon: verb → effect class → verdict
+//!                                      └─ paths: write targets resolved and placed
+//!            ◀─ render: Claude Code JSON, text, JSONL ◀─ Decision (strictest finding)
+//! ```
+//!
+//! Policy data lives in `rules/` and is compiled in by `build.rs`.
+#![deny(missing_docs)]
+
+pub mod engine;
+pub mod floor;
+pub mod hook;
+pub mod lexicon;
+pub mod limits;
+pub mod paths;
+pub mod peel;
+pub mod render;
+pub mod rules;
+pub mod shell;
+pub mod verdict;
+
+pub use engine::{evaluate, explain};
+pub use paths::Location;
+pub use verdict::{Decision, Effect, Finding, Verdict};

@@ -1,0 +1,34 @@
+//! Hard limits on what one request may make portcullis do. Past each one
+//! the request gets a `parse.*` verdict that is never FREE, in bounded time
+//! and memory. The README lists them.
+
+/// Largest command accepted, in bytes (1 MiB). Longer is `parse.too-large`.
+pub const MAX_COMMAND_BYTES: usize = 1 << 20;
+
+/// Largest hook request read from stdin, in bytes (the command plus the
+/// JSON around it).
+pub const MAX_STDIN_BYTES: usize = 4 << 20;
+
+/// Deepest syntax-tree nesting the walk follows (`$( $( … ) )`).
+pub const MAX_TREE_DEPTH: usize = 256;
+
+/// Most simple commands judged in one request.
+pub const MAX_COMMANDS: usize = 10_000;
+
+/// Deepest chain of wrappers and re-parsed scripts (`sudo bash -c "eval …"`).
+pub const MAX_PEEL_DEPTH: usize = 16;
+
+/// Largest heredoc or `-c` script parsed again as shell, in bytes.
+pub const MAX_SCRIPT_BYTES: usize = 256 << 10;
+
+/// At most `max` bytes of `s`, cut at a character boundary.
+pub fn clip(s: &str, max: usize) -> &str {
+    if s.len() <= max {
+        return s;
+    }
+    let mut end = max;
+    while end > 0 && !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    &s[..end]
+}

@@ -1,0 +1,284 @@
+//! The `portcullis` command: argument parsing and I/O only. Every decision
+//! is made by the library (`portcullis::evaluate`).
+//!
+//! Exit codes: `hook` 0 (decision on stdout, or none) or 2 (bad input:
+//! Claude Code blocks); `check` 0/10/20/30 for FREE/SIGNED/BLOCKED/UNKNOWN;
+//! 2 for a usage or input error everywhere.
+
+use portcullis::hook::{self, HookOptions, ToolCall};
+use portcullis::{Location, Verdict, limits, render, rules};
+use std::io::{self, BufRead, Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+const USAGE: &str = "usage:
+  portcullis hook [--host claude|opencode] [--free allow|defer] [--unknown defer|ask]
+  portcullis check [--json] [--cwd DIR] -- COMMAND
+  portcullis explain [--tree] [--cwd DIR] -- COMMAND
+  portcullis replay [--format lines] [--json] [--cwd DIR] FILE|-
+  portcullis rules";
+
+/// A usage or input error: one line on stderr, exit 2.
+struct CliError(String);
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match run(&args) {
+        Ok(code) => ExitCode::from(code),
+        Err(CliError(message)) => {
+            eprintln!("portcullis: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(args: &[String]) -> Result<u8, CliError> {
+    let Some((command, rest)) = args.split_first() else {
+        return Err(CliError(format!("no command given\n{USAGE}")));
+    };
+    match command.as_str() {
+        "hook" => hook_command(rest),
+        "check" => check_command(rest),
+        "explain" => explain_command(rest),
+        "replay" => replay_command(rest),
+        "rules" => rules_command(rest),
+        "-h" | "--help" | "help" => {
+            println!("{USAGE}");
+            Ok(0)
+        }
+        "-V" | "--version" => {
+            println!("portcullis {}", env!("CARGO_PKG_VERSION"));
+            Ok(0)
+        }
+        other => Err(CliError(format!("unknown command `{other}`\n{USAGE}"))),
+    }
+}
+
+fn home() -> Option<PathBuf> {
+    std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from)
+}
+
+/// Options shared by `check`, `explain` and `replay`, and the words after `--`.
+struct Common {
+    json: bool,
+    tree: bool,
+    cwd: Option<PathBuf>,
+    format: String,
+    positional: Vec<String>,
+}
+
+fn parse_common(args: &[String], allow: &[&str]) -> Result<Common, CliError> {
+    let mut common = Common { json: false, tree: false, cwd: None, format: "lines".into(), positional: Vec::new() };
+    let mut i = 0;
+    while i < args.len() {
+        let arg = args[i].as_str();
+        let value = |i: usize| args.get(i + 1).cloned().ok_or_else(|| CliError(format!("{arg} needs a value")));
+        match arg {
+            "--" => {
+                common.positional.extend(args[i + 1..].iter().cloned());
+                break;
+            }
+            "--json" if allow.contains(&"--json") => common.json = true,
+            "--tree" if allow.contains(&"--tree") => common.tree = true,
+            "--cwd" => {
+                common.cwd = Some(PathBuf::from(value(i)?));
+                i += 1;
+            }
+            "--format" if allow.contains(&"--format") => {
+                common.format = value(i)?;
+                i += 1;
+            }
+            "-" => common.positional.push(arg.to_string()),
+            a if a.starts_with('-') => return Err(CliError(format!("unknown option `{a}`\n{USAGE}"))),
+            a => common.positional.push(a.to_string()),
+        }
+        i += 1;
+    }
+    Ok(common)
+}
+
+fn location(cwd: Option<PathBuf>) -> Location {
+    Location { cwd: cwd.or_else(|| std::env::current_dir().ok()), home: home() }
+}
+
+fn hook_command(args: &[String]) -> Result<u8, CliError> {
+    let mut options = HookOptions::default();
+    let mut opencode = false;
+    let mut i = 0;
+    while i < args.len() {
+        let value = args.get(i + 1).map(String::as_str);
+        match (args[i].as_str(), value) {
+            ("--host", Some("claude" | "claude-code")) => opencode = false,
+            ("--host", Some("opencode")) => opencode = true,
+            ("--free", Some("allow")) => options.free_allows = true,
+            ("--free", Some("defer")) => options.free_allows = false,
+            ("--unknown", Some("defer")) => options.unknown_asks = false,
+            ("--unknown", Some("ask")) => options.unknown_asks = true,
+            (flag, value) => {
+                return Err(CliError(format!("bad hook option `{flag} {}`\n{USAGE}", value.unwrap_or(""))));
+            }
+        }
+        i += 2;
+    }
+    let mut input = Vec::new();
+    io::stdin()
+        .take(limits::MAX_STDIN_BYTES as u64 + 1)
+        .read_to_end(&mut input)
+        .map_err(|e| CliError(format!("cannot read stdin: {e}")))?;
+    let request = hook::parse_request(&input, home()).map_err(|e| CliError(e.to_string()))?;
+    let command = match request.call {
+        ToolCall::Bash { command } => command,
+        ToolCall::Other { .. } => return Ok(0),
+    };
+    let decision = portcullis::evaluate(&command, &request.location);
+    let output = if opencode {
+        Some(hook::opencode_output(&decision))
+    } else {
+        hook::claude_output(&decision, options)
+    };
+    if let Some(output) = output {
+        let mut stdout = io::stdout().lock();
+        writeln!(stdout, "{output}").map_err(|e| CliError(format!("cannot write stdout: {e}")))?;
+    }
+    Ok(0)
+}
+
+fn one_command(common: &Common) -> Result<String, CliError> {
+    if common.positional.is_empty() {
+        return Err(CliError(format!("no command to check\n{USAGE}")));
+    }
+    Ok(common.positional.join(" "))
+}
+
+fn check_command(args: &[String]) -> Result<u8, CliError> {
+    let common = parse_common(args, &["--json"])?;
+    let command = one_command(&common)?;
+    let decision = portcullis::evaluate(&command, &location(common.cwd.clone()));
+    if common.json {
+        println!("{}", render::json_object(&decision, None));
+    } else {
+        println!("{}", render::human_line(&decision));
+    }
+    Ok(decision.verdict().exit_code())
+}
+
+fn explain_command(args: &[String]) -> Result<u8, CliError> {
+    let common = parse_common(args, &["--tree"])?;
+    let command = one_command(&common)?;
+    if common.tree {
+        print!("{}", portcullis::shell::parse::dump_tree(&command));
+    }
+    let (decision, trace) = portcullis::explain(&command, &location(common.cwd.clone()));
+    println!("steps:");
+    for line in &trace {
+        println!("  {line}");
+    }
+    println!("findings:");
+    for f in &decision.findings {
+        println!("  {} {}: {} [in `{}`]", f.verdict, f.rule, f.reason, limits::clip(&f.part, 100));
+    }
+    println!("decision: {}", render::human_line(&decision));
+    Ok(decision.verdict().exit_code())
+}
+
+fn replay_command(args: &[String]) -> Result<u8, CliError> {
+    let common = parse_common(args, &["--json", "--format"])?;
+    if common.format != "lines" {
+        return Err(CliError(format!(
+            "replay format `{}` is not supported yet; use --format lines",
+            common.format
+        )));
+    }
+    let [source] = common.positional.as_slice() else {
+        return Err(CliError(format!("replay takes one FILE or -\n{USAGE}")));
+    };
+    let reader: Box<dyn BufRead> = if source == "-" {
+        Box::new(io::BufReader::new(io::stdin()))
+    } else {
+        let file = std::fs::File::open(source).map_err(|e| CliError(format!("cannot open {source}: {e}")))?;
+        Box::new(io::BufReader::new(file))
+    };
+    let location = location(common.cwd.clone());
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    let mut counts = [0usize; 4];
+    let write_err = |e: io::Error| CliError(format!("cannot write stdout: {e}"));
+    for (number, line) in reader.split(b'\n').enumerate() {
+        let line = line.map_err(|e| CliError(format!("cannot read {source}: {e}")))?;
+        let line = line.strip_suffix(b"\r").unwrap_or(&line);
+        let (command, decision) = match std::str::from_utf8(line) {
+            Ok(text) if text.trim().is_empty() => continue,
+            Ok(text) => (text.to_string(), portcullis::evaluate(text, &location)),
+            Err(_) => {
+                let text = String::from_utf8_lossy(line).into_owned();
+                (text, invalid_utf8(number + 1))
+            }
+        };
+        counts[decision.verdict() as usize] += 1;
+        if common.json {
+            writeln!(out, "{}", render::json_object(&decision, Some(&command))).map_err(write_err)?;
+        } else {
+            let top = &decision.top;
+            writeln!(out, "{}\t{}\t{}", top.verdict, top.rule, command).map_err(write_err)?;
+        }
+    }
+    if !common.json {
+        let total: usize = counts.iter().sum();
+        writeln!(
+            out,
+            "# {total} commands: {} FREE, {} UNKNOWN, {} SIGNED, {} BLOCKED",
+            counts[Verdict::Free as usize],
+            counts[Verdict::Unknown as usize],
+            counts[Verdict::Signed as usize],
+            counts[Verdict::Blocked as usize]
+        )
+        .map_err(write_err)?;
+    }
+    out.flush().map_err(write_err)?;
+    Ok(0)
+}
+
+fn invalid_utf8(line: usize) -> portcullis::Decision {
+    portcullis::Decision::from_findings(
+        vec![portcullis::Finding {
+            verdict: Verdict::Signed,
+            rule: "parse.encoding".into(),
+            reason: format!("line {line} is not valid UTF-8"),
+            remediation: "Re-encode the history as UTF-8.".into(),
+            part: String::new(),
+        }],
+        "",
+    )
+}
+
+fn rules_command(args: &[String]) -> Result<u8, CliError> {
+    if let Some(extra) = args.first() {
+        return Err(CliError(format!("rules takes no arguments, got `{extra}`")));
+    }
+    let mut out = String::new();
+    out.push_str("# Blocked floor (always on; BLOCKED)\n");
+    for rule in rules::FLOOR_RULES {
+        out.push_str(&format!("{:<32} {}\n", rule.id, rule.reason));
+    }
+    out.push_str("\n# Other rule families\n");
+    for (id, what) in portcullis::engine::RULE_FAMILIES {
+        out.push_str(&format!("{id:<32} {what}\n"));
+    }
+    out.push_str(&format!(
+        "\n# Lexicon: {} verbs, {} wrappers, {} shells (lexicon.<verb>[.<sub>][.<flag>])\n",
+        rules::LEXICON.len(),
+        rules::WRAPPERS.len(),
+        rules::SHELLS.len()
+    ));
+    for class in ["inspect", "build", "test", "format", "mutate", "install", "network", "publish", "destroy", "exec"] {
+        let count = rules::LEXICON.iter().filter(|s| s.class.as_str() == class).count();
+        let verdict = rules::LEXICON
+            .iter()
+            .find(|s| s.class.as_str() == class)
+            .map(|s| s.class.verdict().as_str())
+            .unwrap_or("-");
+        out.push_str(&format!("{class:<10} {verdict:<7} {count} verbs\n"));
+    }
+    print!("{out}");
+    Ok(0)
+}

@@ -1,0 +1,333 @@
+//! Wrapper peeling: one argv in, one step towards the command that really
+//! runs out.
+//!
+//! `sudo -u bob env FOO=1 timeout 5 rm -rf x` is peeled one wrapper at a
+//! time, using the wrapper table in `rules/wrappers.json`; the engine calls
+//! [`peel`] until it returns [`Step::Verb`], and applies each wrapper's class
+//! as a floor under the inner command's. Shells (`bash -c`), `eval` and
+//! `watch` hand back a script to parse again.
+
+use crate::rules::{self, Wrapper, WrapperMode};
+use crate::shell::Word;
+use crate::verdict::Effect;
+
+/// The result of peeling one layer.
+#[derive(Debug)]
+pub enum Step {
+    /// `words[0]` is not a wrapper: it is the command.
+    Verb,
+    /// A wrapper around an inner command.
+    Inner {
+        /// The wrapper's name.
+        wrapper: &'static str,
+        /// Its class (a floor under the inner command's).
+        class: Effect,
+        /// The inner command's words.
+        inner: Vec<Word>,
+        /// A folder the inner command runs in (`env -C`, `sudo -D`).
+        cwd: Option<Word>,
+        /// stdin supplies further operands (`xargs`).
+        stdin_operands: bool,
+    },
+    /// A script to parse again as shell (`bash -c S`, `eval S`, `su -c S`).
+    Script {
+        /// Who runs it (`bash -c`, `eval` …).
+        wrapper: String,
+        /// Its class.
+        class: Effect,
+        /// The script as one word (dynamic when not literal).
+        script: Word,
+    },
+    /// A shell that reads its script from stdin (`bash`, `sh -s`).
+    ShellStdin {
+        /// The shell.
+        wrapper: &'static str,
+    },
+    /// A shell running a script file by path (`bash build.sh`).
+    ShellFile {
+        /// The shell.
+        wrapper: &'static str,
+        /// The script path.
+        file: Word,
+    },
+    /// The wrapper runs nothing else (`sudo -i`, `command -v x`).
+    Alone {
+        /// The wrapper's name.
+        wrapper: &'static str,
+        /// The class it has alone.
+        class: Effect,
+    },
+}
+
+/// The command name as the tables know it: the last path component of
+/// `/bin/rm`, when the path is a standard program folder.
+pub fn verb_name(word: &str) -> &str {
+    word.rsplit('/').next().unwrap_or(word)
+}
+
+/// Peels one layer off `words` (`words[0]` is the candidate wrapper).
+pub fn peel(words: &[Word]) -> Step {
+    let Some(first) = words.first() else { return Step::Verb };
+    let name = verb_name(&first.value);
+    if rules::is_shell(name) {
+        return peel_shell(words);
+    }
+    if name == "eval" {
+        return Step::Script { wrapper: "eval".into(), class: Effect::Inspect, script: join(&words[1..]) };
+    }
+    match rules::wrapper(name) {
+        Some(w) => peel_wrapper(w, words),
+        None => Step::Verb,
+    }
+}
+
+/// Joins words with spaces, as `eval` and `watch` do. The result is
+/// dynamic if any part is.
+fn join(words: &[Word]) -> Word {
+    let mut out = Word::default();
+    for (i, w) in words.iter().enumerate() {
+        if i > 0 {
+            out.value.push(' ');
+            out.source.push(' ');
+        }
+        out.value.push_str(&w.value);
+        out.source.push_str(&w.source);
+        out.dynamic |= w.dynamic;
+        out.substitution |= w.substitution;
+    }
+    out
+}
+
+fn peel_shell(words: &[Word]) -> Step {
+    let wrapper = shell_name(&words[0].value);
+    let mut i = 1;
+    let mut command_mode = false;
+    let mut stdin_mode = false;
+    while i < words.len() {
+        let w = words[i].value.as_str();
+        if w == "--" || w == "-" {
+            i += 1;
+            break;
+        }
+        if (w.starts_with('-') || w.starts_with('+')) && w.len() > 1 {
+            if rules::SHELL_VALUE_OPTS.contains(&w) {
+                i += 2;
+                continue;
+            }
+            if !w.starts_with("--") {
+                let letters = &w[1..];
+                if letters.contains('c') {
+                    command_mode = true;
+                }
+                if letters.contains('s') {
+                    stdin_mode = true;
+                }
+                // `-o opt` / `-O opt` inside a cluster consume the next word.
+                if letters.ends_with('o') || letters.ends_with('O') {
+                    i += 1;
+                }
+            }
+            i += 1;
+            continue;
+        }
+        break;
+    }
+    if command_mode {
+        return match words.get(i) {
+            Some(script) => Step::Script { wrapper: format!("{wrapper} -c"), class: Effect::Inspect, script: script.clone() },
+            None => Step::Alone { wrapper, class: Effect::Exec },
+        };
+    }
+    if stdin_mode {
+        return Step::ShellStdin { wrapper };
+    }
+    match words.get(i) {
+        Some(file) => Step::ShellFile { wrapper, file: file.clone() },
+        None => Step::ShellStdin { wrapper },
+    }
+}
+
+/// The static name of a shell, for messages.
+fn shell_name(word: &str) -> &'static str {
+    let name = verb_name(word);
+    rules::SHELLS.iter().find(|s| **s == name).copied().unwrap_or("sh")
+}
+
+fn peel_wrapper(w: &'static Wrapper, words: &[Word]) -> Step {
+    let mut i = 1;
+    let mut cwd = None;
+    let mut skipped_operands = 0u8;
+    while i < words.len() {
+        let word = &words[i];
+        let v = word.value.as_str();
+        if v == "--" {
+            i += 1;
+            break;
+        }
+        if w.lookup_opts.contains(&v) {
+            return Step::Alone { wrapper: w.name, class: Effect::Inspect };
+        }
+        if w.script_opts.contains(&v) {
+            return match words.get(i + 1) {
+                Some(script) => Step::Script { wrapper: format!("{} {v}", w.name), class: w.class, script: script.clone() },
+                None => Step::Alone { wrapper: w.name, class: w.alone },
+            };
+        }
+        if let Some(script) = attached_value(v, w.script_opts) {
+            let mut s = word.clone();
+            s.value = script.to_string();
+            return Step::Script { wrapper: w.name.to_string(), class: w.class, script: s };
+        }
+        let split = if w.split_opts.contains(&v) {
+            words.get(i + 1).map(|s| (s.clone(), i + 2))
+        } else {
+            attached_value(v, w.split_opts).map(|s| {
+                let mut x = word.clone();
+                x.value = s.to_string();
+                (x, i + 1)
+            })
+        };
+        if let Some((string, next)) = split {
+            // `env -S 'rm -rf /'`: the string is split into words, and the
+            // words after it follow.
+            if string.dynamic {
+                return Step::Script { wrapper: format!("{} -S", w.name), class: w.class, script: string };
+            }
+            let mut inner: Vec<Word> = shlex::split(&string.value)
+                .unwrap_or_default()
+                .iter()
+                .map(|s| Word::literal(s))
+                .collect();
+            inner.extend(words[next..].iter().cloned());
+            return finish(w, inner, cwd, &words[0]);
+        }
+        if w.cwd_opts.contains(&v) {
+            cwd = words.get(i + 1).cloned();
+            i += 2;
+            continue;
+        }
+        if let Some(dir) = attached_value(v, w.cwd_opts) {
+            let mut d = word.clone();
+            d.value = dir.to_string();
+            cwd = Some(d);
+            i += 1;
+            continue;
+        }
+        if w.value_opts.contains(&v) {
+            i += 2;
+            continue;
+        }
+        if v.len() > 1 && v.starts_with('-') {
+            if w.numeric_opts && v[1..].chars().all(|c| c.is_ascii_digit()) {
+                i += 1;
+                continue;
+            }
+            // A short option with an attached value (`-n10`, `-uroot`) or
+            // flags without values.
+            i += 1;
+            continue;
+        }
+        if w.skip_assignments && is_assignment(v) {
+            i += 1;
+            continue;
+        }
+        if skipped_operands < w.skip_operands {
+            skipped_operands += 1;
+            i += 1;
+            continue;
+        }
+        break;
+    }
+    if w.only_script {
+        return Step::Alone { wrapper: w.name, class: w.alone };
+    }
+    let mut inner: Vec<Word> = words[i..].to_vec();
+    if !w.stop_words.is_empty() {
+        if let Some(stop) = inner.iter().position(|x| w.stop_words.contains(&x.value.as_str())) {
+            inner.truncate(stop);
+        }
+    }
+    match w.mode {
+        WrapperMode::Join if !inner.is_empty() => {
+            return Step::Script { wrapper: w.name.to_string(), class: w.class, script: join(&inner) };
+        }
+        WrapperMode::Applet if !inner.is_empty() => {}
+        _ => {}
+    }
+    finish(w, inner, cwd, &words[0])
+}
+
+fn finish(w: &'static Wrapper, inner: Vec<Word>, cwd: Option<Word>, _head: &Word) -> Step {
+    if inner.is_empty() {
+        return Step::Alone { wrapper: w.name, class: w.alone };
+    }
+    Step::Inner { wrapper: w.name, class: w.class, inner, cwd, stdin_operands: w.mode == WrapperMode::Xargs }
+}
+
+/// `--opt=value` or `-Xvalue` for an option in `opts`.
+fn attached_value<'a>(word: &'a str, opts: &[&str]) -> Option<&'a str> {
+    for opt in opts {
+        if let Some(rest) = word.strip_prefix(opt) {
+            if opt.starts_with("--") {
+                if let Some(value) = rest.strip_prefix('=') {
+                    return Some(value);
+                }
+            } else if opt.len() == 2 && !rest.is_empty() {
+                return Some(rest);
+            }
+        }
+    }
+    None
+}
+
+/// `NAME=value`.
+pub fn is_assignment(word: &str) -> bool {
+    match word.split_once('=') {
+        Some((name, _)) => {
+            !name.is_empty()
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && !name.starts_with(|c: char| c.is_ascii_digit())
+        }
+        None => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(line: &str) -> Vec<Word> {
+        line.split_whitespace().map(Word::literal).collect()
+    }
+
+    fn inner(line: &str) -> Vec<String> {
+        match peel(&words(line)) {
+            Step::Inner { inner, .. } => inner.into_iter().map(|w| w.value).collect(),
+            other => panic!("{line}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn peels_argv_wrappers() {
+        assert_eq!(inner("sudo -u bob rm -rf x"), ["rm", "-rf", "x"]);
+        assert_eq!(inner("env -i FOO=1 rm x"), ["rm", "x"]);
+        assert_eq!(inner("timeout -s KILL 10 make"), ["make"]);
+        assert_eq!(inner("nice -n 5 ls"), ["ls"]);
+        assert_eq!(inner("nice -10 ls"), ["ls"]);
+        assert_eq!(inner("xargs -I{} rm {}"), ["rm", "{}"]);
+        assert_eq!(inner("env -S rm"), ["rm"]);
+        assert_eq!(inner("busybox rm -rf x"), ["rm", "-rf", "x"]);
+        assert_eq!(inner("parallel rm ::: a b"), ["rm"]);
+        assert_eq!(inner("flock /tmp/l rm x"), ["rm", "x"]);
+    }
+
+    #[test]
+    fn shells_hand_back_scripts() {
+        assert!(matches!(peel(&words("bash -lc ls")), Step::Script { script, .. } if script.value == "ls"));
+        assert!(matches!(peel(&words("sh")), Step::ShellStdin { .. }));
+        assert!(matches!(peel(&words("bash x.sh")), Step::ShellFile { .. }));
+        assert!(matches!(peel(&words("su -c ls root")), Step::Script { .. }));
+        assert!(matches!(peel(&words("command -v rg")), Step::Alone { class: Effect::Inspect, .. }));
+        assert!(matches!(peel(&words("ls")), Step::Verb));
+    }
+}

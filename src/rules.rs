@@ -1,0 +1,216 @@
+//! The compiled policy data: the tables `build.rs` generates from `rules/`,
+//! and the types they are made of. Lookups are binary searches over sorted
+//! static slices: nothing is built at start-up.
+
+use crate::verdict::Effect;
+
+/// Which operands of a command are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Operands {
+    /// None of them.
+    None,
+    /// Every operand (`rm`, `touch`, `tee`).
+    All,
+    /// The last operand (`cp`, `ln`).
+    Last,
+    /// The first operand.
+    First,
+    /// The working folder (`tar -x`, `unzip`).
+    Cwd,
+}
+
+/// What a flag does to the write targets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FlagWrites {
+    /// Leaves the command's own write mode.
+    Unchanged,
+    /// The flag's value is written (`sort -o FILE`).
+    Value,
+    /// Replaces the command's write mode.
+    Operands(Operands),
+}
+
+/// A flag that changes a verb's class.
+#[derive(Debug)]
+pub struct FlagRule {
+    /// Spellings: `--long`, `-x` (also inside clusters), `-word` (exact).
+    pub spellings: &'static [&'static str],
+    /// The class the flag raises the command to.
+    pub class: Effect,
+    /// What it does to write targets.
+    pub writes: FlagWrites,
+    /// Its name in rule ids.
+    pub id: &'static str,
+    /// One line shown in reasons.
+    pub note: &'static str,
+}
+
+/// A verb or subcommand of the lexicon.
+#[derive(Debug)]
+pub struct Spec {
+    /// The verb or subcommand name.
+    pub name: &'static str,
+    /// Its effect class.
+    pub class: Effect,
+    /// Which operands it writes.
+    pub writes: Operands,
+    /// Options that take the next word as value.
+    pub value_opts: &'static [&'static str],
+    /// Flags that change the class.
+    pub flags: &'static [FlagRule],
+    /// Subcommands, sorted by name.
+    pub subs: &'static [Spec],
+    /// Options whose value names the subcommand (`python -m pytest`).
+    pub sub_opts: &'static [&'static str],
+    /// `(over, class)`: with more than `over` operands the class becomes `class`.
+    pub with_operands: Option<(u8, Effect)>,
+    /// `key=value` operands whose value is written (`dd of=`).
+    pub kv_writes: &'static [&'static str],
+    /// Long options may be abbreviated (git).
+    pub abbrev: bool,
+    /// One-dash words are never clusters of one-letter options.
+    pub no_clusters: bool,
+    /// One line shown in reasons.
+    pub note: &'static str,
+}
+
+impl Spec {
+    /// The subcommand called `name`, if any.
+    pub fn sub(&self, name: &str) -> Option<&'static Spec> {
+        self.subs
+            .binary_search_by(|s| s.name.cmp(name))
+            .ok()
+            .map(|i| &self.subs[i])
+    }
+}
+
+/// How a wrapper's inner command is found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WrapperMode {
+    /// The words after the wrapper's options are the inner command.
+    Argv,
+    /// The operands are joined with spaces and run by a shell (`watch`).
+    Join,
+    /// The next word is the inner command's name (`busybox rm`).
+    Applet,
+    /// Like `Argv`, but stdin supplies more operands (`xargs`).
+    Xargs,
+}
+
+/// A command that runs another command.
+#[derive(Debug)]
+pub struct Wrapper {
+    /// Its name.
+    pub name: &'static str,
+    /// Its own class: a floor under the inner command's.
+    pub class: Effect,
+    /// Options that take a value.
+    pub value_opts: &'static [&'static str],
+    /// Options whose value is the folder the inner command runs in.
+    pub cwd_opts: &'static [&'static str],
+    /// Options whose value is a shell script.
+    pub script_opts: &'static [&'static str],
+    /// Options whose value is split into the inner command's words (`env -S`).
+    pub split_opts: &'static [&'static str],
+    /// Options that only look a command up (`command -v`).
+    pub lookup_opts: &'static [&'static str],
+    /// Words that end the inner command (`parallel … ::: args`).
+    pub stop_words: &'static [&'static str],
+    /// Operands skipped before the inner command (`timeout 10 cmd`).
+    pub skip_operands: u8,
+    /// `NAME=value` words are skipped (`env`).
+    pub skip_assignments: bool,
+    /// `-N` numeric options are skipped (`nice -10`).
+    pub numeric_opts: bool,
+    /// The inner command comes only from a script option (`su -c`).
+    pub only_script: bool,
+    /// How the inner command is found.
+    pub mode: WrapperMode,
+    /// The class when there is no inner command.
+    pub alone: Effect,
+    /// One line shown in reasons.
+    pub note: &'static str,
+}
+
+/// Id, reason, remediation and examples of one floor rule.
+#[derive(Debug)]
+pub struct FloorRuleInfo {
+    /// The rule.
+    pub rule: FloorRule,
+    /// Its stable id.
+    pub id: &'static str,
+    /// Why it is blocked.
+    pub reason: &'static str,
+    /// What the agent should do instead.
+    pub remediation: &'static str,
+    /// A command it blocks.
+    pub hit: &'static str,
+    /// A similar command it does not block.
+    pub miss: &'static str,
+}
+
+include!(concat!(env!("OUT_DIR"), "/rules.rs"));
+
+impl FloorRule {
+    /// The catalogue entry of this rule.
+    pub fn info(self) -> &'static FloorRuleInfo {
+        // Every variant is generated from a row of FLOOR_RULES, so the search
+        // always succeeds; the fallback keeps this total without a panic.
+        FLOOR_RULES.iter().find(|r| r.rule == self).unwrap_or(&FLOOR_RULES[0])
+    }
+}
+
+/// The lexicon entry of a verb, exactly as named.
+pub fn lexicon_entry(verb: &str) -> Option<&'static Spec> {
+    LEXICON
+        .binary_search_by(|s| s.name.cmp(verb))
+        .ok()
+        .map(|i| &LEXICON[i])
+}
+
+/// The wrapper called `name`, if it is one.
+pub fn wrapper(name: &str) -> Option<&'static Wrapper> {
+    WRAPPERS
+        .binary_search_by(|w| w.name.cmp(name))
+        .ok()
+        .map(|i| &WRAPPERS[i])
+}
+
+/// Whether `name` is a shell (`sh`, `bash`, …).
+pub fn is_shell(name: &str) -> bool {
+    SHELLS.binary_search(&name).is_ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_are_sorted_and_unique() {
+        assert!(LEXICON.windows(2).all(|w| w[0].name < w[1].name));
+        assert!(WRAPPERS.windows(2).all(|w| w[0].name < w[1].name));
+        assert!(SHELLS.windows(2).all(|w| w[0] < w[1]));
+        fn subs_sorted(spec: &Spec) -> bool {
+            spec.subs.windows(2).all(|w| w[0].name < w[1].name) && spec.subs.iter().all(subs_sorted)
+        }
+        assert!(LEXICON.iter().all(subs_sorted));
+        assert_eq!(LEXICON.len(), LEXICON_SOURCES.len());
+    }
+
+    #[test]
+    fn no_verb_is_both_wrapper_and_lexicon_entry() {
+        for w in WRAPPERS {
+            assert!(lexicon_entry(w.name).is_none(), "{} is a wrapper and a lexicon verb", w.name);
+        }
+        for s in SHELLS {
+            assert!(lexicon_entry(s).is_none(), "{s} is a shell and a lexicon verb");
+        }
+    }
+
+    #[test]
+    fn floor_info_round_trips() {
+        for info in FLOOR_RULES {
+            assert_eq!(info.rule.info().id, info.id);
+        }
+    }
+}

@@ -1,0 +1,726 @@
+//! The shell lane's parser: one command line in, its simple commands out.
+//!
+//! Parses with tree-sitter-bash and walks the tree once, collecting every
+//! simple command wherever it sits (lists, pipelines, subshells, groups,
+//! `$( )`, backticks, `<( )`, function bodies, loops, `case`, heredoc
+//! commands), each with its words decoded, its redirections, and what feeds
+//! its stdin. Anything the walk cannot vouch for becomes a [`Problem`]:
+//! parse errors, the two known silent misparses of tree-sitter-bash, and
+//! nesting past the depth limit.
+
+use super::word::{self, Vars, Word, text};
+use crate::limits;
+use std::cell::RefCell;
+use std::ops::Range;
+use tree_sitter::{Node, Parser, Tree};
+
+/// Where a command's standard input comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stdin {
+    /// Nothing redirected: the terminal, or whatever the caller gave.
+    Inherited,
+    /// The previous pipeline stage: the commands at these indices.
+    Pipe(Range<usize>),
+    /// `< file`.
+    File(Word),
+    /// A heredoc body; `literal` when the delimiter was quoted or the body
+    /// has no expansion.
+    Heredoc {
+        /// The body text.
+        body: String,
+        /// No expansion or substitution happens in it.
+        literal: bool,
+    },
+    /// `<<< word`.
+    HereString(Word),
+}
+
+/// One output redirection (`>`, `>>`, `&>`, `>|`, `<>`, `2>` …).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Redirect {
+    /// The operator as written.
+    pub op: String,
+    /// The target.
+    pub target: Word,
+}
+
+/// One simple command as bash would run it.
+#[derive(Clone, Debug)]
+pub struct SimpleCommand {
+    /// `VAR=value` assignments before the name.
+    pub assignments: Vec<(String, Word)>,
+    /// The command name and its arguments.
+    pub words: Vec<Word>,
+    /// Redirections that write a file.
+    pub redirects: Vec<Redirect>,
+    /// What feeds stdin.
+    pub stdin: Stdin,
+    /// The command as written.
+    pub text: String,
+    /// Byte range in the parsed text.
+    pub span: Range<usize>,
+}
+
+/// Something that makes the parse untrustworthy.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Problem {
+    /// tree-sitter reported an ERROR or MISSING node here.
+    Syntax(String),
+    /// A newline inside one command's words: tree-sitter-bash#347 merged the
+    /// next line's command into this one's arguments.
+    MergedLine(String),
+    /// Source text outside every leaf: a token tree-sitter dropped.
+    DroppedText(String),
+    /// Nesting deeper than the walk follows.
+    TooDeep,
+    /// More simple commands than the limit.
+    TooMany,
+    /// A construct the walk does not understand.
+    Unsupported(String),
+}
+
+/// The result of parsing one command line.
+#[derive(Clone, Debug, Default)]
+pub struct Script {
+    /// Every simple command, in source order.
+    pub commands: Vec<SimpleCommand>,
+    /// Everything that makes the parse untrustworthy.
+    pub problems: Vec<Problem>,
+    /// Names of functions defined in the line.
+    pub functions: Vec<String>,
+    /// Function bodies that call themselves in the background (`:(){ :|:& };:`).
+    pub fork_bomb: bool,
+}
+
+thread_local! {
+    static PARSER: RefCell<Option<Parser>> = const { RefCell::new(None) };
+}
+
+/// Parses `source` as bash. Never panics; a parser that cannot be created is
+/// reported as a problem.
+pub fn parse(source: &str) -> Script {
+    let tree = PARSER.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        if slot.is_none() {
+            let mut parser = Parser::new();
+            if parser.set_language(&tree_sitter_bash::LANGUAGE.into()).is_err() {
+                return None;
+            }
+            *slot = Some(parser);
+        }
+        slot.as_mut().and_then(|p| p.parse(source, None))
+    });
+    let Some(tree) = tree else {
+        return Script {
+            problems: vec![Problem::Unsupported("the bash parser could not be started".into())],
+            ..Script::default()
+        };
+    };
+    walk_tree(&tree, source)
+}
+
+/// Prints the syntax tree (for `portcullis explain --tree`).
+pub fn dump_tree(source: &str) -> String {
+    let mut parser = Parser::new();
+    if parser.set_language(&tree_sitter_bash::LANGUAGE.into()).is_err() {
+        return "the bash parser could not be started".into();
+    }
+    match parser.parse(source, None) {
+        Some(tree) => {
+            let mut out = String::new();
+            let mut cursor = tree.walk();
+            let mut depth = 0usize;
+            let mut visited = false;
+            loop {
+                if !visited {
+                    let node = cursor.node();
+                    let field = cursor.field_name().map(|f| format!("{f}: ")).unwrap_or_default();
+                    if node.is_named() || node.is_missing() {
+                        out.push_str(&format!(
+                            "{}{field}{}{} {:?}\n",
+                            "  ".repeat(depth),
+                            if node.is_missing() { "MISSING " } else { "" },
+                            node.kind(),
+                            text(node, source.as_bytes())
+                        ));
+                    }
+                    if cursor.goto_first_child() {
+                        depth += 1;
+                    } else {
+                        visited = true;
+                    }
+                } else if cursor.goto_next_sibling() {
+                    visited = false;
+                } else if cursor.goto_parent() {
+                    depth = depth.saturating_sub(1);
+                } else {
+                    break;
+                }
+            }
+            out
+        }
+        None => "no tree".into(),
+    }
+}
+
+struct Walker<'s> {
+    src: &'s [u8],
+    script: Script,
+    vars: Vars,
+}
+
+fn walk_tree(tree: &Tree, source: &str) -> Script {
+    let root = tree.root_node();
+    let mut walker = Walker { src: source.as_bytes(), script: Script::default(), vars: Vars::new() };
+    if root.has_error() {
+        walker.script.problems.push(Problem::Syntax(first_error(root, walker.src)));
+    }
+    guard_dropped_text(root, walker.src, &mut walker.script.problems);
+    walker.walk(root, 0, &Stdin::Inherited);
+    walker.script
+}
+
+/// The text of the first ERROR or MISSING node, found without recursion.
+fn first_error(root: Node, src: &[u8]) -> String {
+    let mut cursor = root.walk();
+    loop {
+        let node = cursor.node();
+        if node.is_error() || node.is_missing() {
+            let t = text(node, src);
+            return if node.is_missing() {
+                format!("missing `{}`", node.kind())
+            } else {
+                format!("cannot parse near `{}`", limits::clip(t, 60))
+            };
+        }
+        // Descend into the first child that contains an error.
+        let mut moved = false;
+        if cursor.goto_first_child() {
+            loop {
+                if cursor.node().has_error() {
+                    moved = true;
+                    break;
+                }
+                if !cursor.goto_next_sibling() {
+                    break;
+                }
+            }
+        }
+        if !moved {
+            return "syntax error".into();
+        }
+    }
+}
+
+/// Guard for the second known misparse: any non-blank source byte that no
+/// leaf covers (tree-sitter dropped a token, as with `cmd - <<'EOF'`).
+fn guard_dropped_text(root: Node, src: &[u8], problems: &mut Vec<Problem>) {
+    let mut covered_to = 0usize;
+    let mut cursor = root.walk();
+    let mut visited = false;
+    let check = |from: usize, to: usize, problems: &mut Vec<Problem>| -> bool {
+        let gap = &src[from.min(src.len())..to.min(src.len())];
+        let dropped = gap
+            .iter()
+            .any(|b| !b.is_ascii_whitespace() && *b != b'\\' && *b != b';');
+        if dropped {
+            let shown = String::from_utf8_lossy(gap).trim().to_string();
+            problems.push(Problem::DroppedText(limits::clip(&shown, 40).to_string()));
+        }
+        dropped
+    };
+    loop {
+        if !visited {
+            let node = cursor.node();
+            if node.child_count() == 0 || node.kind() == "heredoc_body" || node.kind() == "heredoc_content" {
+                if node.start_byte() > covered_to && check(covered_to, node.start_byte(), problems) {
+                    return;
+                }
+                covered_to = covered_to.max(node.end_byte());
+                visited = true;
+            } else if !cursor.goto_first_child() {
+                visited = true;
+            }
+        } else if cursor.goto_next_sibling() {
+            visited = false;
+        } else if !cursor.goto_parent() {
+            break;
+        }
+    }
+    // Comments are leaves, so trailing text past the last leaf was dropped.
+    if covered_to < src.len() {
+        check(covered_to, src.len(), problems);
+    }
+}
+
+impl Walker<'_> {
+    fn walk(&mut self, node: Node, depth: usize, stdin: &Stdin) {
+        if depth > limits::MAX_TREE_DEPTH {
+            if !self.script.problems.contains(&Problem::TooDeep) {
+                self.script.problems.push(Problem::TooDeep);
+            }
+            return;
+        }
+        match node.kind() {
+            "command" => self.walk_command(node, depth, stdin, Vec::new()),
+            "declaration_command" | "unset_command" | "test_command" => {
+                self.walk_builtin_like(node, depth, stdin)
+            }
+            "variable_assignment" => self.walk_assignment(node, depth),
+            "variable_assignments" => self.walk_children(node, depth, stdin),
+            "redirected_statement" => self.walk_redirected(node, depth, stdin),
+            "pipeline" => self.walk_pipeline(node, depth, stdin),
+            "function_definition" => self.walk_function(node, depth),
+            "heredoc_body" | "comment" => {}
+            "ERROR" => {
+                // Still collect whatever commands tree-sitter recovered inside,
+                // so a floor command next to a syntax error is not missed.
+                self.walk_children(node, depth, stdin);
+            }
+            _ => self.walk_children(node, depth, stdin),
+        }
+    }
+
+    fn walk_children(&mut self, node: Node, depth: usize, stdin: &Stdin) {
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.children(&mut cursor).collect();
+        for child in children {
+            self.walk(child, depth + 1, stdin);
+        }
+    }
+
+    fn push(&mut self, command: SimpleCommand) {
+        if self.script.commands.len() >= limits::MAX_COMMANDS {
+            if !self.script.problems.contains(&Problem::TooMany) {
+                self.script.problems.push(Problem::TooMany);
+            }
+            return;
+        }
+        self.script.commands.push(command);
+    }
+
+    fn walk_pipeline(&mut self, node: Node, depth: usize, stdin: &Stdin) {
+        let mut cursor = node.walk();
+        let stages: Vec<Node> = node.named_children(&mut cursor).filter(|c| c.kind() != "comment").collect();
+        let mut previous: Option<Range<usize>> = None;
+        for (i, stage) in stages.into_iter().enumerate() {
+            let start = self.script.commands.len();
+            let stage_stdin = match &previous {
+                Some(range) if i > 0 => Stdin::Pipe(range.clone()),
+                _ => stdin.clone(),
+            };
+            self.walk(stage, depth + 1, &stage_stdin);
+            previous = Some(start..self.script.commands.len());
+        }
+    }
+
+    fn walk_function(&mut self, node: Node, depth: usize) {
+        if let Some(name) = node.child_by_field_name("name") {
+            let name = text(name, self.src).to_string();
+            if let Some(body) = node.child_by_field_name("body") {
+                if calls_itself_in_background(body, &name, self.src) {
+                    self.script.fork_bomb = true;
+                }
+            }
+            self.script.functions.push(name);
+        }
+        if let Some(body) = node.child_by_field_name("body") {
+            self.walk(body, depth + 1, &Stdin::Inherited);
+        }
+    }
+
+    fn walk_assignment(&mut self, node: Node, depth: usize) {
+        let name = node.child_by_field_name("name").map(|n| text(n, self.src).to_string());
+        let value = node.child_by_field_name("value");
+        if let Some(value) = value {
+            // Commands inside the value (`x=$(rm -rf /)`) still run.
+            self.walk_words_for_substitutions(value, depth + 1);
+        }
+        if let Some(name) = name {
+            match value.map(|v| word::decode(v, self.src, &self.vars)) {
+                Some(w) if w.is_static() => {
+                    self.vars.insert(name, w.value);
+                }
+                Some(_) => {
+                    self.vars.remove(&name);
+                }
+                None => {
+                    self.vars.insert(name, String::new());
+                }
+            }
+        }
+    }
+
+    /// Declarations (`export`, `local`, `declare`), `unset` and `[[ … ]]` are
+    /// simple commands whose words may hold substitutions.
+    fn walk_builtin_like(&mut self, node: Node, depth: usize, stdin: &Stdin) {
+        let mut words = Vec::new();
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.children(&mut cursor).collect();
+        let verb = match node.kind() {
+            "test_command" => "[[".to_string(),
+            _ => children.first().map(|c| text(*c, self.src).to_string()).unwrap_or_default(),
+        };
+        words.push(Word::literal(&verb));
+        for child in children.iter().skip(if node.kind() == "test_command" { 0 } else { 1 }) {
+            self.walk_words_for_substitutions(*child, depth + 1);
+            if child.kind() == "variable_assignment" {
+                self.walk_assignment(*child, depth + 1);
+            }
+            if child.is_named() && node.kind() != "test_command" {
+                words.push(word::decode(*child, self.src, &self.vars));
+            }
+        }
+        self.push(SimpleCommand {
+            assignments: Vec::new(),
+            words,
+            redirects: Vec::new(),
+            stdin: stdin.clone(),
+            text: text(node, self.src).to_string(),
+            span: node.byte_range(),
+        });
+    }
+
+    /// Walks a word-like node only for the commands inside its substitutions.
+    fn walk_words_for_substitutions(&mut self, node: Node, depth: usize) {
+        if depth > limits::MAX_TREE_DEPTH {
+            if !self.script.problems.contains(&Problem::TooDeep) {
+                self.script.problems.push(Problem::TooDeep);
+            }
+            return;
+        }
+        match node.kind() {
+            "command_substitution" | "process_substitution" => {
+                self.walk_children(node, depth, &Stdin::Inherited)
+            }
+            _ => {
+                let mut cursor = node.walk();
+                let children: Vec<Node> = node.children(&mut cursor).collect();
+                for child in children {
+                    self.walk_words_for_substitutions(child, depth + 1);
+                }
+            }
+        }
+    }
+
+    fn walk_redirected(&mut self, node: Node, depth: usize, stdin: &Stdin) {
+        let mut redirects = Vec::new();
+        let mut own_stdin = stdin.clone();
+        let mut trailing: Vec<Node> = Vec::new();
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.children(&mut cursor).collect();
+        let body = node.child_by_field_name("body");
+        for child in &children {
+            if Some(*child) == body {
+                continue;
+            }
+            self.collect_redirect(*child, depth, &mut redirects, &mut own_stdin, &mut trailing);
+        }
+        let start = self.script.commands.len();
+        match body {
+            Some(body) if body.kind() == "command" => {
+                self.walk_command(body, depth + 1, &own_stdin, redirects);
+            }
+            Some(body) => {
+                // A compound body (`{ …; } > out`, `while …; done < file`):
+                // its commands share the stdin; the write targets belong to
+                // the group, recorded on a synthetic entry so they are judged.
+                self.walk(body, depth + 1, &own_stdin);
+                if !redirects.is_empty() {
+                    self.push(SimpleCommand {
+                        assignments: Vec::new(),
+                        words: Vec::new(),
+                        redirects,
+                        stdin: Stdin::Inherited,
+                        text: text(node, self.src).to_string(),
+                        span: node.byte_range(),
+                    });
+                }
+            }
+            None => {
+                // A bare redirection (`> file`, `: > file`) truncates its target.
+                self.push(SimpleCommand {
+                    assignments: Vec::new(),
+                    words: Vec::new(),
+                    redirects,
+                    stdin: own_stdin,
+                    text: text(node, self.src).to_string(),
+                    span: node.byte_range(),
+                });
+            }
+        }
+        // `cmd <<EOF | next` : tree-sitter puts the rest of the pipeline
+        // inside the heredoc redirect; it is fed by the command above.
+        let fed = start..self.script.commands.len();
+        for rest in trailing {
+            self.walk(rest, depth + 1, &Stdin::Pipe(fed.clone()));
+        }
+    }
+
+    fn collect_redirect<'t>(
+        &mut self,
+        child: Node<'t>,
+        depth: usize,
+        redirects: &mut Vec<Redirect>,
+        stdin: &mut Stdin,
+        trailing: &mut Vec<Node<'t>>,
+    ) {
+        match child.kind() {
+            "file_redirect" => {
+                let op = child
+                    .child_by_field_name("operator")
+                    .or_else(|| first_anonymous(child))
+                    .map(|o| text(o, self.src).to_string())
+                    .unwrap_or_default();
+                let Some(dest) = child.child_by_field_name("destination").or_else(|| last_named(child)) else {
+                    return;
+                };
+                self.walk_words_for_substitutions(dest, depth + 1);
+                let target = word::decode(dest, self.src, &self.vars);
+                if op == "<" {
+                    *stdin = Stdin::File(target);
+                } else if is_write_operator(&op) && !is_fd_duplication(&op, &target) {
+                    redirects.push(Redirect { op, target });
+                }
+            }
+            "herestring_redirect" => {
+                if let Some(value) = last_named(child) {
+                    self.walk_words_for_substitutions(value, depth + 1);
+                    *stdin = Stdin::HereString(word::decode(value, self.src, &self.vars));
+                }
+            }
+            "heredoc_redirect" => {
+                let mut quoted = false;
+                let mut body_text = String::new();
+                let mut literal_body = true;
+                let mut cursor = child.walk();
+                let parts: Vec<Node> = child.children(&mut cursor).collect();
+                for part in parts {
+                    match part.kind() {
+                        "heredoc_start" => {
+                            let delim = text(part, self.src);
+                            quoted = delim.contains(['\'', '"', '\\']);
+                        }
+                        "heredoc_body" => {
+                            body_text = heredoc_text(part, self.src);
+                            if !quoted {
+                                let mut c = part.walk();
+                                let kids: Vec<Node> = part.named_children(&mut c).collect();
+                                for k in kids {
+                                    if k.kind() != "heredoc_content" {
+                                        literal_body = false;
+                                        self.walk_words_for_substitutions(k, depth + 1);
+                                    }
+                                }
+                            }
+                        }
+                        "file_redirect" | "herestring_redirect" => {
+                            let mut ignored = Stdin::Inherited;
+                            self.collect_redirect(part, depth, redirects, &mut ignored, trailing);
+                        }
+                        "heredoc_end" => {}
+                        _ if part.is_named() => trailing.push(part),
+                        _ => {}
+                    }
+                }
+                *stdin = Stdin::Heredoc { body: body_text, literal: quoted || literal_body };
+            }
+            _ if child.is_named() => {
+                // Not a redirect: walk it like any other node.
+                let keep = stdin.clone();
+                self.walk(child, depth + 1, &keep);
+            }
+            _ => {}
+        }
+    }
+
+    fn walk_command(&mut self, node: Node, depth: usize, stdin: &Stdin, mut redirects: Vec<Redirect>) {
+        let mut assignments = Vec::new();
+        let mut words = Vec::new();
+        let mut own_stdin = stdin.clone();
+        let mut trailing = Vec::new();
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.children(&mut cursor).collect();
+        let mut merged_line = false;
+        let mut previous_end: Option<usize> = None;
+        for child in children {
+            if let Some(end) = previous_end {
+                // Guard for tree-sitter-bash#347: an unescaped newline
+                // between two words of one command.
+                let gap = &self.src[end..child.start_byte()];
+                if has_bare_newline(gap) {
+                    merged_line = true;
+                }
+            }
+            previous_end = Some(child.end_byte());
+            match child.kind() {
+                "variable_assignment" => {
+                    let name = child.child_by_field_name("name").map(|n| text(n, self.src).to_string());
+                    let value = child.child_by_field_name("value");
+                    if let Some(v) = value {
+                        self.walk_words_for_substitutions(v, depth + 1);
+                    }
+                    let decoded = value.map(|v| word::decode(v, self.src, &self.vars)).unwrap_or_default();
+                    if let Some(name) = name {
+                        assignments.push((name, decoded));
+                    }
+                }
+                "file_redirect" | "heredoc_redirect" | "herestring_redirect" => {
+                    self.collect_redirect(child, depth, &mut redirects, &mut own_stdin, &mut trailing);
+                }
+                "comment" => {}
+                _ if child.is_named() => {
+                    self.walk_words_for_substitutions(child, depth + 1);
+                    words.push(word::decode(child, self.src, &self.vars));
+                }
+                _ => {}
+            }
+        }
+        let text_of = text(node, self.src);
+        if merged_line {
+            self.script.problems.push(Problem::MergedLine(limits::clip(text_of, 60).to_string()));
+        }
+        if words.is_empty() {
+            // Assignments alone (`A=1 B=2`) behave like `x=…` statements.
+            for (name, value) in &assignments {
+                if value.is_static() {
+                    self.vars.insert(name.clone(), value.value.clone());
+                } else {
+                    self.vars.remove(name);
+                }
+            }
+        }
+        let start = self.script.commands.len();
+        self.push(SimpleCommand {
+            assignments,
+            words,
+            redirects,
+            stdin: own_stdin,
+            text: text_of.to_string(),
+            span: node.byte_range(),
+        });
+        let fed = start..self.script.commands.len();
+        for rest in trailing {
+            self.walk(rest, depth + 1, &Stdin::Pipe(fed.clone()));
+        }
+    }
+}
+
+fn first_anonymous(node: Node) -> Option<Node> {
+    let mut cursor = node.walk();
+    let found = node.children(&mut cursor).find(|c| !c.is_named());
+    found
+}
+
+fn last_named(node: Node) -> Option<Node> {
+    let count = node.named_child_count();
+    if count == 0 { None } else { node.named_child((count - 1) as u32) }
+}
+
+fn is_write_operator(op: &str) -> bool {
+    matches!(op, ">" | ">>" | "&>" | "&>>" | ">|" | "<>" | ">&")
+}
+
+/// `2>&1`, `>&2`: duplicating a descriptor writes no file.
+fn is_fd_duplication(op: &str, target: &Word) -> bool {
+    (op == ">&" || op == "<&") && (target.value.chars().all(|c| c.is_ascii_digit()) || target.value == "-")
+        || (op == ">&" && target.value.ends_with('-'))
+}
+
+fn has_bare_newline(gap: &[u8]) -> bool {
+    let mut previous = 0u8;
+    for &b in gap {
+        if b == b'\n' && previous != b'\\' {
+            return true;
+        }
+        previous = b;
+    }
+    false
+}
+
+/// The body of a heredoc without its closing delimiter line.
+fn heredoc_text(body: Node, src: &[u8]) -> String {
+    text(body, src).to_string()
+}
+
+/// Whether a function body runs the function itself in the background or in
+/// a pipeline with itself: the shape of a fork bomb.
+fn calls_itself_in_background(body: Node, name: &str, src: &[u8]) -> bool {
+    let body_text = text(body, src);
+    let calls = body_text
+        .split(|c: char| c.is_whitespace() || matches!(c, '|' | '&' | ';' | '{' | '}' | '(' | ')'))
+        .filter(|w| *w == name)
+        .count();
+    let background = body_text.replace("&&", "").contains('&');
+    let piped_to_itself = calls >= 2 && body_text.replace("||", "").contains('|');
+    calls >= 1 && (background || piped_to_itself)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn argv(script: &Script) -> Vec<Vec<String>> {
+        script
+            .commands
+            .iter()
+            .map(|c| c.words.iter().map(|w| w.value.clone()).collect())
+            .collect()
+    }
+
+    #[test]
+    fn grammar_loads() {
+        let mut parser = Parser::new();
+        assert!(parser.set_language(&tree_sitter_bash::LANGUAGE.into()).is_ok());
+    }
+
+    #[test]
+    fn collects_commands_everywhere() {
+        let s = parse("cd src && cargo test 2>&1 | tail -50; echo $(rm -rf x) `ls` <(cat y)");
+        let a = argv(&s);
+        assert!(a.contains(&vec!["cargo".into(), "test".into()]));
+        assert!(a.contains(&vec!["rm".into(), "-rf".into(), "x".into()]));
+        assert!(a.contains(&vec!["ls".into()]));
+        assert!(a.contains(&vec!["cat".into(), "y".into()]));
+        assert!(s.problems.is_empty(), "{:?}", s.problems);
+    }
+
+    #[test]
+    fn unquotes_like_bash() {
+        for line in ["r''m -rf x", "\"rm\" -rf x", "\\rm -rf x", "$'\\x72m' -rf x", "r\\m -rf x"] {
+            let s = parse(line);
+            assert_eq!(s.commands[0].words[0].value, "rm", "{line}");
+        }
+    }
+
+    #[test]
+    fn guards_known_misparses() {
+        let s = parse("ls | sort | uniq\nrm -rf build && mkdir build");
+        assert!(s.problems.iter().any(|p| matches!(p, Problem::MergedLine(_))), "{:?}", s.problems);
+        let s = parse("python3 - <<'PY'\nprint(1)\nPY");
+        assert!(s.problems.iter().any(|p| matches!(p, Problem::DroppedText(_))), "{:?}", s.problems);
+        let s = parse("for f in a b; do\n  echo \"$f\"\ndone");
+        assert!(s.problems.is_empty(), "{:?}", s.problems);
+    }
+
+    #[test]
+    fn heredoc_feeds_stdin_and_redirect_is_recorded() {
+        let s = parse("cat <<'EOF' > a.py\nprint(1)\nEOF");
+        let c = &s.commands[0];
+        assert_eq!(c.redirects[0].target.value, "a.py");
+        assert!(matches!(&c.stdin, Stdin::Heredoc { literal: true, body } if body.contains("print(1)")));
+    }
+
+    #[test]
+    fn pipe_records_producer() {
+        let s = parse("curl -s x | sh");
+        assert_eq!(s.commands[1].stdin, Stdin::Pipe(0..1));
+    }
+
+    #[test]
+    fn literal_variables_resolve() {
+        let s = parse("x=rm; $x -rf /");
+        let last = s.commands.last().map(|c| c.words[0].value.clone());
+        assert_eq!(last.as_deref(), Some("rm"));
+    }
+}

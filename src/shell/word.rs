@@ -1,0 +1,321 @@
+//! Shell words: what bash would make of one argument, as far as it can be
+//! known before the command runs.
+//!
+//! Takes a tree-sitter-bash word node (`word`, `string`, `raw_string`,
+//! `ansi_c_string`, `concatenation`, expansions, substitutions) and returns a
+//! [`Word`]: its literal value with quotes and escapes removed, and flags for
+//! what could not be known (expansions, substitutions, globs).
+
+use std::collections::HashMap;
+use tree_sitter::Node;
+
+/// One argument as bash would see it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Word {
+    /// The unquoted value. Parts that only run-time knows keep their source
+    /// spelling (`$HOME`, `${x:-y}`, `$(date)`).
+    pub value: String,
+    /// The word contains an expansion or substitution whose value is unknown.
+    pub dynamic: bool,
+    /// The word contains an unquoted glob (`*`, `?`, `[…]`) or brace expansion.
+    pub glob: bool,
+    /// The word starts with an unquoted `~` (home-relative).
+    pub tilde: bool,
+    /// The word contains a `$( )`, backtick or `<( )` substitution.
+    pub substitution: bool,
+    /// The word's source text, as written.
+    pub source: String,
+}
+
+impl Word {
+    /// A fully literal word.
+    pub fn literal(value: &str) -> Word {
+        Word { value: value.to_string(), source: value.to_string(), ..Word::default() }
+    }
+
+    /// True when the value is exactly what bash will pass.
+    pub fn is_static(&self) -> bool {
+        !self.dynamic && !self.glob
+    }
+}
+
+/// Known values of shell variables assigned earlier in the same line
+/// (`x=rm; $x -rf /`). Only literal assignments are recorded.
+pub type Vars = HashMap<String, String>;
+
+/// Decodes one word node. `vars` resolves `$x` and `${x}` of variables
+/// assigned literally earlier in the line.
+pub fn decode(node: Node, src: &[u8], vars: &Vars) -> Word {
+    let mut word = Word { source: text(node, src).to_string(), ..Word::default() };
+    append(node, src, vars, &mut word, 0);
+    word
+}
+
+/// Source text of a node (empty on invalid UTF-8 boundaries, which
+/// tree-sitter never produces for a `&str` input).
+pub fn text<'a>(node: Node, src: &'a [u8]) -> &'a str {
+    std::str::from_utf8(&src[node.start_byte()..node.end_byte()]).unwrap_or("")
+}
+
+const MAX_WORD_DEPTH: usize = 64;
+
+fn append(node: Node, src: &[u8], vars: &Vars, word: &mut Word, depth: usize) {
+    if depth > MAX_WORD_DEPTH {
+        word.dynamic = true;
+        word.value.push_str(text(node, src));
+        return;
+    }
+    let raw = text(node, src);
+    match node.kind() {
+        "word" | "command_name" if node.named_child_count() == 0 => {
+            if word.value.is_empty() && raw.starts_with('~') {
+                word.tilde = true;
+            }
+            unescape_unquoted(raw, word);
+        }
+        "number" | "special_variable_name" if node.parent().is_some_and(|p| p.kind() != "simple_expansion") => {
+            word.value.push_str(raw);
+        }
+        "raw_string" => {
+            word.value.push_str(raw.strip_prefix('\'').and_then(|r| r.strip_suffix('\'')).unwrap_or(raw));
+        }
+        "ansi_c_string" => {
+            let inner = raw.strip_prefix("$'").and_then(|r| r.strip_suffix('\'')).unwrap_or(raw);
+            word.value.push_str(&decode_ansi_c(inner));
+        }
+        "string" | "translated_string" => {
+            // Children are the quoted parts; the quotes themselves are
+            // anonymous `"` nodes. Text between children that no child
+            // covers (possible around escapes) is taken from the source.
+            let mut cursor = node.walk();
+            for child in node.children(&mut cursor) {
+                match child.kind() {
+                    "\"" | "$\"" => {}
+                    "string_content" => unescape_double_quoted(text(child, src), word),
+                    _ => append(child, src, vars, word, depth + 1),
+                }
+            }
+        }
+        "string_content" => unescape_double_quoted(raw, word),
+        "concatenation" | "command_name" => {
+            let mut cursor = node.walk();
+            let mut first = true;
+            for child in node.children(&mut cursor) {
+                if first && child.kind() == "word" && text(child, src).starts_with('~') {
+                    word.tilde = true;
+                }
+                first = false;
+                append(child, src, vars, word, depth + 1);
+            }
+        }
+        "simple_expansion" | "expansion" => match plain_variable(node, src) {
+            Some(name) if vars.contains_key(name) => {
+                word.value.push_str(&vars[name]);
+            }
+            _ => {
+                word.dynamic = true;
+                word.value.push_str(raw);
+            }
+        },
+        "command_substitution" | "process_substitution" => {
+            word.dynamic = true;
+            word.substitution = true;
+            word.value.push_str(raw);
+        }
+        "arithmetic_expansion" => {
+            word.dynamic = true;
+            word.value.push_str(raw);
+        }
+        "brace_expression" => {
+            word.glob = true;
+            word.value.push_str(raw);
+        }
+        "extglob_pattern" => {
+            word.glob = true;
+            word.value.push_str(raw);
+        }
+        // `$` alone, `"` quotes and other anonymous tokens: literal text.
+        _ if !node.is_named() => word.value.push_str(raw),
+        // Anything else we do not model is kept as written but marked
+        // dynamic, so that no later stage mistakes it for a known value.
+        _ => {
+            word.dynamic = true;
+            word.value.push_str(raw);
+        }
+    }
+}
+
+/// `$name` or `${name}` with nothing else inside, as a variable name.
+pub fn plain_variable<'a>(node: Node, src: &'a [u8]) -> Option<&'a str> {
+    let raw = text(node, src);
+    let name = raw
+        .strip_prefix("${")
+        .and_then(|r| r.strip_suffix('}'))
+        .or_else(|| raw.strip_prefix('$'))?;
+    let valid = !name.is_empty()
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !name.starts_with(|c: char| c.is_ascii_digit());
+    valid.then_some(name)
+}
+
+/// Removes unquoted backslash escapes (`\r\m` → `rm`, `\<newline>` → nothing)
+/// and notes unquoted globs.
+fn unescape_unquoted(raw: &str, word: &mut Word) {
+    let mut chars = raw.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some('\n') | None => {}
+                Some(next) => word.value.push(next),
+            },
+            '*' | '?' | '[' => {
+                word.glob = true;
+                word.value.push(c);
+            }
+            _ => word.value.push(c),
+        }
+    }
+}
+
+/// Inside double quotes a backslash escapes only `$`, `` ` ``, `"`, `\` and
+/// a newline.
+fn unescape_double_quoted(raw: &str, word: &mut Word) {
+    let mut chars = raw.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.peek() {
+                Some('$' | '`' | '"' | '\\') => {
+                    if let Some(next) = chars.next() {
+                        word.value.push(next);
+                    }
+                }
+                Some('\n') => {
+                    chars.next();
+                }
+                _ => word.value.push('\\'),
+            }
+        } else {
+            word.value.push(c);
+        }
+    }
+}
+
+/// Decodes the inside of a `$'…'` string the way bash does.
+pub fn decode_ansi_c(inner: &str) -> String {
+    let mut out = String::new();
+    let mut bytes: Vec<u8> = Vec::new();
+    let chars: Vec<char> = inner.chars().collect();
+    let mut i = 0;
+    let flush = |bytes: &mut Vec<u8>, out: &mut String| {
+        if !bytes.is_empty() {
+            out.push_str(&String::from_utf8_lossy(bytes));
+            bytes.clear();
+        }
+    };
+    while i < chars.len() {
+        let c = chars[i];
+        if c != '\\' || i + 1 >= chars.len() {
+            flush(&mut bytes, &mut out);
+            out.push(c);
+            i += 1;
+            continue;
+        }
+        let e = chars[i + 1];
+        i += 2;
+        let simple = match e {
+            'a' => Some('\x07'),
+            'b' => Some('\x08'),
+            'e' | 'E' => Some('\x1b'),
+            'f' => Some('\x0c'),
+            'n' => Some('\n'),
+            'r' => Some('\r'),
+            't' => Some('\t'),
+            'v' => Some('\x0b'),
+            '\\' => Some('\\'),
+            '\'' => Some('\''),
+            '"' => Some('"'),
+            '?' => Some('?'),
+            _ => None,
+        };
+        if let Some(s) = simple {
+            flush(&mut bytes, &mut out);
+            out.push(s);
+            continue;
+        }
+        match e {
+            'x' => {
+                let (value, used) = take_digits(&chars[i..], 16, 2);
+                if used == 0 {
+                    flush(&mut bytes, &mut out);
+                    out.push_str("\\x");
+                } else {
+                    bytes.push(value as u8);
+                    i += used;
+                }
+            }
+            'u' | 'U' => {
+                let (value, used) = take_digits(&chars[i..], 16, if e == 'u' { 4 } else { 8 });
+                flush(&mut bytes, &mut out);
+                match char::from_u32(value).filter(|_| used > 0) {
+                    Some(ch) => {
+                        out.push(ch);
+                        i += used;
+                    }
+                    None => {
+                        out.push('\\');
+                        out.push(e);
+                    }
+                }
+            }
+            'c' => {
+                flush(&mut bytes, &mut out);
+                if let Some(&ctl) = chars.get(i) {
+                    out.push(char::from((ctl as u8) & 0x1f));
+                    i += 1;
+                }
+            }
+            '0'..='7' => {
+                let (value, used) = take_digits(&chars[i - 1..], 8, 3);
+                bytes.push((value & 0xff) as u8);
+                i += used - 1;
+            }
+            other => {
+                flush(&mut bytes, &mut out);
+                out.push('\\');
+                out.push(other);
+            }
+        }
+    }
+    flush(&mut bytes, &mut out);
+    out
+}
+
+fn take_digits(chars: &[char], radix: u32, max: usize) -> (u32, usize) {
+    let mut value: u32 = 0;
+    let mut used = 0;
+    for &c in chars.iter().take(max) {
+        match c.to_digit(radix) {
+            Some(d) => {
+                value = value.saturating_mul(radix).saturating_add(d);
+                used += 1;
+            }
+            None => break,
+        }
+    }
+    (value, used)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::decode_ansi_c;
+
+    #[test]
+    fn ansi_c_escapes_decode_like_bash() {
+        assert_eq!(decode_ansi_c(r"\x72\x6d"), "rm");
+        assert_eq!(decode_ansi_c(r"\162\155"), "rm");
+        assert_eq!(decode_ansi_c(r"\u0072m"), "rm");
+        assert_eq!(decode_ansi_c(r"a\tb"), "a\tb");
+        assert_eq!(decode_ansi_c(r"it\'s"), "it's");
+        assert_eq!(decode_ansi_c(r"\xc3\xa9"), "é");
+    }
+}
