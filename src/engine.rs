@@ -293,7 +293,12 @@ impl<'a> Run<'a> {
                 }
                 Step::Script { wrapper, class, script } => {
                     self.note(depth, || format!("peel: {wrapper} runs a script"));
-                    self.wrapper_floor(floor_wrapper, floor_class.stricter(class), Effect::Inspect, part);
+                    let own = wrapper.split(' ').next().unwrap_or("");
+                    if class.rank() > floor_class.rank() {
+                        self.wrapper_floor(Some(own), class, Effect::Inspect, part);
+                    } else {
+                        self.wrapper_floor(floor_wrapper, floor_class, Effect::Inspect, part);
+                    }
                     self.inner_script(&wrapper, &script, site, depth, local_cwd);
                     return;
                 }
@@ -706,6 +711,27 @@ fn strip_find_exec(words: &[Word]) -> Vec<Word> {
             out.push(words[i].clone());
             i += 1;
         }
+    }
+    out
+}
+
+/// The verbs a command line runs, after peeling wrappers (not re-parsing
+/// scripts): for the lexicon coverage report. Program paths and dynamic
+/// names are left out; a verb is `(name, known to the lexicon)`.
+pub fn verbs(command: &str) -> Vec<(String, bool)> {
+    let script = shell::parse(command);
+    let mut out = Vec::new();
+    for c in &script.commands {
+        let (verb, words) = producer_verb(&c.words);
+        let Some(head) = words.first() else { continue };
+        if head.dynamic || head.value.contains('/') || script.functions.contains(&verb) || verb.is_empty() {
+            continue;
+        }
+        let known = lexicon::lookup(&verb).is_some()
+            || crate::rules::wrapper(&verb).is_some()
+            || crate::rules::is_shell(&verb)
+            || matches!(verb.as_str(), "eval" | "cd" | "pushd" | "popd");
+        out.push((verb, known));
     }
     out
 }

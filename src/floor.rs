@@ -75,7 +75,22 @@ pub fn check_command(inv: &Invocation) -> Vec<FloorRule> {
         }
         _ => {}
     }
+    if uninstalls_the_guard(inv) {
+        hits.push(FloorRule::GuardBinary);
+    }
     hits
+}
+
+/// `cargo uninstall portcullis`, `claude plugin disable portcullis` and the like.
+fn uninstalls_the_guard(inv: &Invocation) -> bool {
+    const TOOLS: &[&str] = &[
+        "apt", "apt-get", "brew", "cargo", "claude", "dnf", "nix-env", "npm", "pacman", "pip", "pip3", "pipx",
+        "pnpm", "snap", "yarn", "yum",
+    ];
+    const REMOVALS: &[&str] = &["disable", "erase", "purge", "r", "remove", "rm", "un", "uninstall"];
+    TOOLS.contains(&inv.verb)
+        && inv.args.iter().any(|a| a.value == "portcullis" || a.value.starts_with("portcullis@"))
+        && inv.args.iter().any(|a| REMOVALS.contains(&a.value.as_str()) || a.value == "-R" || a.value == "--uninstall")
 }
 
 /// The floor rules a write to `target` breaks, whatever wrote it
@@ -131,7 +146,52 @@ fn is_disk_formatter(verb: &str) -> bool {
 
 /// `-x` present, alone or in a cluster, before `--`.
 fn has_short(args: &[Word], letter: char) -> bool {
-    options(args).any(|o| !o.starts_with("--") && o[1..].chars().take_while(|c| c.is_ascii_alphabetic()).any(|c| c == letter))
+    short_letters(args, "").contains(&letter)
+}
+
+/// The one-letter options set in `args` (before `--`). A letter in `values`
+/// takes a value: the rest of its cluster, or the next word (`-m msg`), is
+/// not read as options (`git commit -mn` is a message "n", not `-n`).
+fn short_letters(args: &[Word], values: &str) -> Vec<char> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        let w = args[i].value.as_str();
+        if w == "--" {
+            break;
+        }
+        let mut skip_next = false;
+        if w.len() > 1 && w.starts_with('-') && !w.starts_with("--") {
+            for (pos, c) in w[1..].char_indices() {
+                if !c.is_ascii_alphabetic() {
+                    break;
+                }
+                out.push(c);
+                if values.contains(c) {
+                    skip_next = 1 + pos + c.len_utf8() == w.len();
+                    break;
+                }
+            }
+        }
+        i += if skip_next { 2 } else { 1 };
+    }
+    out
+}
+
+/// One-letter git options that take a value, per subcommand.
+fn git_value_letters(sub: &str) -> &'static str {
+    match sub {
+        "commit" => "mFcCt",
+        "checkout" => "bB",
+        "switch" => "cC",
+        "restore" => "s",
+        "clean" => "e",
+        "push" => "o",
+        "branch" => "u",
+        "merge" => "mFsX",
+        "rebase" => "sXx",
+        _ => "",
+    }
 }
 
 /// `--name`, `--name=…`, or (with `abbrev`) an unambiguous-looking prefix of
@@ -366,7 +426,8 @@ fn check_git(inv: &Invocation, hits: &mut Vec<FloorRule>) {
     let Some(sub) = args.get(i) else { return };
     let rest = &args[i + 1..];
     let long = |name: &str| has_long(rest, name, true);
-    let short = |c: char| has_short(rest, c);
+    let letters = short_letters(rest, git_value_letters(&sub.value));
+    let short = |c: char| letters.contains(&c);
     match sub.value.as_str() {
         "reset" => {
             if long("--hard") {

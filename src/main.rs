@@ -22,13 +22,21 @@ const USAGE: &str = "usage:
 struct CliError(String);
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match run(&args) {
-        Ok(code) => ExitCode::from(code),
-        Err(CliError(message)) => {
+    // Fail closed: an internal panic must never surface as an exit code the
+    // host reads as "no opinion" (Claude Code runs the tool on any code but
+    // 0 and 2). One line on stderr, exit 2.
+    std::panic::set_hook(Box::new(|info| {
+        let location = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
+        eprintln!("portcullis: internal error{location}; blocking to be safe");
+    }));
+    let args: Vec<String> = std::env::args_os().skip(1).map(|a| a.to_string_lossy().into_owned()).collect();
+    match std::panic::catch_unwind(|| run(&args)) {
+        Ok(Ok(code)) => ExitCode::from(code),
+        Ok(Err(CliError(message))) => {
             eprintln!("portcullis: {message}");
             ExitCode::from(2)
         }
+        Err(_) => ExitCode::from(2),
     }
 }
 

@@ -102,13 +102,16 @@ impl Location {
                 }
                 _ => (None, ""),
             }
-        } else if let Some((var, rest)) = leading_variable(&raw) {
-            match var {
+        } else if let Some((var, rest)) = leading_variable(&raw).filter(|_| word.dynamic) {
+            // `${NAME:?}`, `${NAME:-x}`: the name, and whether an empty
+            // value stops the shell.
+            let name_end = var.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(var.len());
+            let (name, modifier) = var.split_at(name_end);
+            match name {
                 "HOME" => (home.map(Path::to_path_buf), rest),
                 "PWD" => (cwd.map(Path::to_path_buf), rest),
-                "TMPDIR" | "TMPDIR:-/tmp" | "TMP" | "TEMP" => (Some(PathBuf::from("/tmp")), rest),
-                // `${VAR:?}` stops the shell when VAR is empty.
-                _ if var.contains('?') => return target,
+                "TMPDIR" | "TMP" | "TEMP" => (Some(PathBuf::from("/tmp")), rest),
+                _ if modifier.contains('?') => return target,
                 _ => {
                     if raw.len() > var_len(&raw) && raw[var_len(&raw)..].starts_with('/') {
                         target.empty_var_hazard = Some(normalise(Path::new(&raw[var_len(&raw)..])));
@@ -264,7 +267,8 @@ mod tests {
         assert_eq!(place("~/", false), Place::Home);
         assert_eq!(place("$HOME", false), Place::Home);
         assert_eq!(place("${HOME}/*", true), Place::HomeContents);
-        assert_eq!(place("../..", false), Place::Root);
+        assert_eq!(place("../..", false), Place::System);
+        assert_eq!(place("../../..", false), Place::Root);
         assert_eq!(place("..", false), Place::Home);
         assert_eq!(place("/usr", false), Place::System);
         assert_eq!(place("/etc/passwd", false), Place::System);

@@ -173,6 +173,16 @@ fn peel_wrapper(w: &'static Wrapper, words: &[Word]) -> Step {
                 None => Step::Alone { wrapper: w.name, class: w.alone },
             };
         }
+        // A cluster ending in a script option (`script -qc CMD`).
+        if v.len() > 2 && v.starts_with('-') && !v.starts_with("--") && v[1..].chars().all(|c| c.is_ascii_alphabetic()) {
+            let last = format!("-{}", &v[v.len() - 1..]);
+            if w.script_opts.contains(&last.as_str()) {
+                return match words.get(i + 1) {
+                    Some(script) => Step::Script { wrapper: format!("{} {v}", w.name), class: w.class, script: script.clone() },
+                    None => Step::Alone { wrapper: w.name, class: w.alone },
+                };
+            }
+        }
         if let Some(script) = attached_value(v, w.script_opts) {
             let mut s = word.clone();
             s.value = script.to_string();

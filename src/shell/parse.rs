@@ -339,13 +339,13 @@ impl Walker<'_> {
         if let Some(name) = name {
             match value.map(|v| word::decode(v, self.src, &self.vars)) {
                 Some(w) if w.is_static() => {
-                    self.vars.insert(name, w.value);
+                    self.vars.insert(name, w);
                 }
                 Some(_) => {
                     self.vars.remove(&name);
                 }
                 None => {
-                    self.vars.insert(name, String::new());
+                    self.vars.insert(name, Word::default());
                 }
             }
         }
@@ -577,6 +577,13 @@ impl Walker<'_> {
             }
         }
         let text_of = text(node, self.src);
+        // A reserved word where a command name belongs (`then ls`, a stray
+        // `fi`): bash rejects the line, tree-sitter reads a command.
+        if let Some(first) = words.first() {
+            if RESERVED_WORDS.contains(&first.source.as_str()) {
+                self.script.problems.push(Problem::Syntax(format!("unexpected `{}`", first.source)));
+            }
+        }
         if merged_line {
             self.script.problems.push(Problem::MergedLine(limits::clip(text_of, 60).to_string()));
         }
@@ -584,7 +591,7 @@ impl Walker<'_> {
             // Assignments alone (`A=1 B=2`) behave like `x=…` statements.
             for (name, value) in &assignments {
                 if value.is_static() {
-                    self.vars.insert(name.clone(), value.value.clone());
+                    self.vars.insert(name.clone(), value.clone());
                 } else {
                     self.vars.remove(name);
                 }
@@ -605,6 +612,9 @@ impl Walker<'_> {
         }
     }
 }
+
+/// Words bash reserves: never a command name when unquoted.
+const RESERVED_WORDS: &[&str] = &["do", "done", "elif", "else", "esac", "fi", "in", "then", "}", "]]"];
 
 fn first_anonymous(node: Node) -> Option<Node> {
     let mut cursor = node.walk();

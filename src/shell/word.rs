@@ -41,7 +41,7 @@ impl Word {
 
 /// Known values of shell variables assigned earlier in the same line
 /// (`x=rm; $x -rf /`). Only literal assignments are recorded.
-pub type Vars = HashMap<String, String>;
+pub type Vars = HashMap<String, Word>;
 
 /// Decodes one word node. `vars` resolves `$x` and `${x}` of variables
 /// assigned literally earlier in the line.
@@ -110,7 +110,12 @@ fn append(node: Node, src: &[u8], vars: &Vars, word: &mut Word, depth: usize) {
         }
         "simple_expansion" | "expansion" => match plain_variable(node, src) {
             Some(name) if vars.contains_key(name) => {
-                word.value.push_str(&vars[name]);
+                let known = &vars[name];
+                // `x=~; rm -rf $x`: bash expands the tilde at assignment.
+                if word.value.is_empty() && known.tilde {
+                    word.tilde = true;
+                }
+                word.value.push_str(&known.value);
             }
             _ => {
                 word.dynamic = true;

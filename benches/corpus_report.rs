@@ -1,0 +1,118 @@
+//! Measures portcullis on real commands nobody here wrote
+//! (`../shared/corpora/`): parse coverage, verdict shares, FREE lines that
+//! `bash -n` rejects, in-process throughput, and the verbs seen 3 times or
+//! more that the lexicon does not know (the README keeps this output).
+//!
+//! `cargo bench --bench corpus_report`. Set `PORTCULLIS_CORPORA` to another
+//! folder; without the corpora it says so and exits 0.
+
+use portcullis::{Location, Verdict, evaluate};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+fn corpora() -> Option<PathBuf> {
+    let dir = std::env::var_os("PORTCULLIS_CORPORA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora"));
+    dir.is_dir().then_some(dir)
+}
+
+fn lines(path: &Path) -> Vec<String> {
+    let text = std::fs::read(path).unwrap_or_default();
+    String::from_utf8_lossy(&text).lines().filter(|l| !l.trim().is_empty()).map(str::to_string).collect()
+}
+
+/// Commands of a `.jsonl` file of JSON strings.
+fn json_lines(path: &Path) -> Vec<String> {
+    lines(path).iter().filter_map(|l| serde_json::from_str::<String>(l).ok()).collect()
+}
+
+fn bash_n_rejects(command: &str) -> bool {
+    Command::new("bash")
+        .args(["-O", "extglob", "-n", "-c", command])
+        .stderr(std::process::Stdio::null())
+        .status()
+        .map(|s| !s.success())
+        .unwrap_or(false)
+}
+
+fn main() {
+    let Some(dir) = corpora() else {
+        println!("corpus_report: ../shared/corpora not found (set PORTCULLIS_CORPORA); nothing measured");
+        return;
+    };
+    let location = Location { cwd: Some("/testbed".into()), home: Some("/root".into()) };
+    let sets: Vec<(&str, Vec<String>)> = vec![
+        ("agent (gemini3 swebv, lines)", lines(&dir.join("agent-mini-swe-agent-gemini3-swebv.txt"))),
+        ("agent (gemini3 swebv, multi-line)", json_lines(&dir.join("agent-mini-swe-agent-gemini3-swebv.jsonl"))),
+        ("agent (swe-agent demos)", lines(&dir.join("agent-swe-agent-demos.txt"))),
+        ("nl2bash", lines(&dir.join("nl2bash.txt"))),
+        ("tldr", lines(&dir.join("tldr.txt"))),
+    ];
+    let check_bash = std::env::var("PORTCULLIS_SKIP_BASH_N").is_err();
+    println!("| corpus | commands | parse clean | FREE | UNKNOWN | SIGNED | BLOCKED | FREE but bash -n rejects |");
+    println!("|---|---|---|---|---|---|---|---|");
+    for (name, commands) in &sets {
+        let mut counts = [0usize; 4];
+        let mut clean = 0;
+        let mut free_rejected = 0;
+        for command in commands {
+            let decision = evaluate(command, &location);
+            counts[decision.verdict() as usize] += 1;
+            if !decision.findings.iter().any(|f| f.rule.starts_with("parse.")) {
+                clean += 1;
+            }
+            if check_bash && decision.verdict() == Verdict::Free && bash_n_rejects(command) {
+                free_rejected += 1;
+                eprintln!("FREE but bash -n rejects: {command}");
+            }
+        }
+        let n = commands.len().max(1) as f64;
+        let pct = |x: usize| 100.0 * x as f64 / n;
+        println!(
+            "| {name} | {} | {:.2}% | {:.1}% | {:.1}% | {:.1}% | {:.2}% | {free_rejected} |",
+            commands.len(),
+            pct(clean),
+            pct(counts[0]),
+            pct(counts[1]),
+            pct(counts[2]),
+            pct(counts[3]),
+        );
+    }
+
+    // Throughput: one core, in process, repeated for at least a second.
+    let agent = &sets[0].1;
+    let start = Instant::now();
+    let mut done = 0usize;
+    while start.elapsed().as_secs_f64() < 1.0 || done < agent.len() {
+        for command in agent {
+            std::hint::black_box(evaluate(command, &location));
+        }
+        done += agent.len();
+    }
+    let rate = done as f64 / start.elapsed().as_secs_f64();
+    println!("\nthroughput: {rate:.0} commands/s on one core over the agent lines ({done} judged)");
+
+    // Lexicon coverage: verbs seen 3+ times that the lexicon does not know.
+    for (name, file) in [("agent", "agent-mini-swe-agent-gemini3-swebv.txt"), ("tldr", "tldr.txt")] {
+        let mut seen: BTreeMap<String, (usize, bool)> = BTreeMap::new();
+        for command in lines(&dir.join(file)) {
+            for (verb, known) in portcullis::engine::verbs(&command) {
+                let entry = seen.entry(verb).or_insert((0, known));
+                entry.0 += 1;
+            }
+        }
+        let frequent: Vec<_> = seen.iter().filter(|(_, (n, _))| *n >= 3).collect();
+        let missing: Vec<_> = frequent.iter().filter(|(_, (_, known))| !known).map(|(v, (n, _))| format!("{v} ({n})")).collect();
+        println!(
+            "verbs in {name}: {} distinct, {} seen 3+ times, {} of those unknown to the lexicon{}{}",
+            seen.len(),
+            frequent.len(),
+            missing.len(),
+            if missing.is_empty() { "" } else { ": " },
+            missing.join(", ")
+        );
+    }
+}

@@ -1,0 +1,206 @@
+//! Spawns the real binary: the Claude Code hook with real PreToolUse JSON
+//! (good and bad input), and the `check`, `explain`, `replay` and `rules`
+//! commands.
+
+use serde_json::Value;
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn bin() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_portcullis"));
+    c.env("HOME", "/home/u");
+    c
+}
+
+fn run_with_stdin(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = bin()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn portcullis");
+    // The child may exit before reading everything (it rejects at a size
+    // limit); a broken pipe here is not a test failure.
+    if let Some(mut input) = child.stdin.take() {
+        let _ = input.write_all(stdin);
+    }
+    child.wait_with_output().expect("wait for portcullis")
+}
+
+fn request(command: &str) -> Vec<u8> {
+    serde_json::json!({
+        "session_id": "abc123",
+        "transcript_path": "/home/u/.claude/projects/x/t.jsonl",
+        "cwd": "/home/u/proj",
+        "permission_mode": "default",
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": command, "description": "d", "timeout": 120000, "run_in_background": false},
+        "tool_use_id": "toolu_01ABC",
+        "some_future_field": {"nested": [1, 2]}
+    })
+    .to_string()
+    .into_bytes()
+}
+
+fn decision(output: &Output) -> (String, String) {
+    assert!(output.status.success(), "exit {:?}, stderr {}", output.status, String::from_utf8_lossy(&output.stderr));
+    let value: Value = serde_json::from_slice(&output.stdout).expect("stdout is one JSON object");
+    let specific = &value["hookSpecificOutput"];
+    assert_eq!(specific["hookEventName"], "PreToolUse");
+    let keys: Vec<&String> = specific.as_object().expect("object").keys().collect();
+    assert_eq!(keys.len(), 3, "only documented keys: {keys:?}");
+    (
+        specific["permissionDecision"].as_str().unwrap_or_default().to_string(),
+        specific["permissionDecisionReason"].as_str().unwrap_or_default().to_string(),
+    )
+}
+
+#[test]
+fn hook_maps_verdicts_to_permission_decisions() {
+    let (d, reason) = decision(&run_with_stdin(&["hook"], &request("git status")));
+    assert_eq!(d, "allow");
+    assert!(reason.contains("FREE"), "{reason}");
+    let (d, reason) = decision(&run_with_stdin(&["hook"], &request("git push origin main")));
+    assert_eq!(d, "ask");
+    assert!(reason.contains("SIGNED lexicon.git.push"), "{reason}");
+    let (d, reason) = decision(&run_with_stdin(&["hook"], &request("sudo rm -rf /")));
+    assert_eq!(d, "deny");
+    assert!(reason.contains("BLOCKED floor.rm.root"), "{reason}");
+    assert!(reason.contains("Instead:"), "the remediation reaches the model: {reason}");
+    assert!(reason.contains("sudo rm -rf /"), "the deciding part is named: {reason}");
+}
+
+#[test]
+fn hook_free_defer_and_unknown_ask() {
+    let out = run_with_stdin(&["hook", "--free", "defer"], &request("ls -la"));
+    assert!(out.status.success());
+    assert!(out.stdout.is_empty(), "FREE with --free defer prints nothing");
+    let out = run_with_stdin(&["hook"], &request("frobnicate-xyz --all"));
+    assert!(out.status.success());
+    assert!(out.stdout.is_empty(), "UNKNOWN prints nothing by default");
+    let (d, reason) = decision(&run_with_stdin(&["hook", "--unknown", "ask"], &request("frobnicate-xyz --all")));
+    assert_eq!(d, "ask");
+    assert!(reason.contains("unknown.verb"), "{reason}");
+}
+
+#[test]
+fn hook_ignores_other_tools() {
+    let body = br#"{"tool_name":"Read","tool_input":{"file_path":"/etc/passwd"},"cwd":"/home/u"}"#;
+    let out = run_with_stdin(&["hook"], body);
+    assert!(out.status.success());
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn hook_rejects_bad_input_with_exit_2_and_one_line() {
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        ("empty", Vec::new()),
+        ("blank", b"   \n".to_vec()),
+        ("not json", b"rm -rf /".to_vec()),
+        ("truncated json", br#"{"tool_name":"Bash","tool_input":{"command":"ls"#.to_vec()),
+        ("array", b"[1,2]".to_vec()),
+        ("no tool_input", br#"{"tool_name":"Bash"}"#.to_vec()),
+        ("no command", br#"{"tool_name":"Bash","tool_input":{}}"#.to_vec()),
+        ("command not a string", br#"{"tool_name":"Bash","tool_input":{"command":["rm","-rf","/"]}}"#.to_vec()),
+        ("command null", br#"{"tool_name":"Bash","tool_input":{"command":null}}"#.to_vec()),
+        ("invalid utf-8", b"{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls \xff\xfe\"}}".to_vec()),
+    ];
+    for (name, body) in cases {
+        let out = run_with_stdin(&["hook"], &body);
+        assert_eq!(out.status.code(), Some(2), "{name}: exit code");
+        assert!(out.stdout.is_empty(), "{name}: nothing on stdout");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(stderr.trim_end().lines().count(), 1, "{name}: one stderr line, got {stderr:?}");
+        assert!(stderr.starts_with("portcullis: "), "{name}: {stderr}");
+    }
+}
+
+#[test]
+fn hook_handles_huge_and_deep_commands_without_crashing() {
+    let huge = format!("echo {}", "a".repeat(1 << 20));
+    let (d, reason) = decision(&run_with_stdin(&["hook"], &request(&huge)));
+    assert_eq!(d, "deny");
+    assert!(reason.contains("parse.too-large"), "{reason}");
+
+    let deep = format!("{}ls{}", "$(echo ".repeat(5000), ")".repeat(5000));
+    let (d, reason) = decision(&run_with_stdin(&["hook"], &request(&deep)));
+    assert_ne!(d, "allow", "{reason}");
+    assert!(reason.contains("parse."), "{reason}");
+
+    let nested = (0..40).fold("rm -rf /".to_string(), |inner, _| format!("bash -c {}", shell_quote(&inner)));
+    let (d, reason) = decision(&run_with_stdin(&["hook"], &request(&nested)));
+    assert_eq!(d, "deny", "{reason}");
+
+    let body = vec![b'{'; 5 << 20];
+    let out = run_with_stdin(&["hook"], &body);
+    assert_eq!(out.status.code(), Some(2), "stdin over the limit is an input error");
+}
+
+fn shell_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', r"'\''"))
+}
+
+#[test]
+fn check_exit_codes_follow_the_verdict() {
+    for (command, code) in [("ls", 0), ("git push", 10), ("git reset --hard", 20), ("frobnicate-xyz", 30)] {
+        let out = bin().args(["check", "--", command]).output().expect("run");
+        assert_eq!(out.status.code(), Some(code), "{command}");
+    }
+    let out = bin().args(["check", "--json", "--", "rm -rf ~"]).output().expect("run");
+    let value: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(value["verdict"], "BLOCKED");
+    assert_eq!(value["rule"], "floor.rm.home");
+    assert!(value["remediation"].as_str().is_some_and(|r| !r.is_empty()));
+}
+
+#[test]
+fn explain_shows_each_stage() {
+    let out = bin().args(["explain", "--", "sudo bash -c 'git reset --hard'"]).output().expect("run");
+    let text = String::from_utf8_lossy(&out.stdout);
+    for needle in ["peel: sudo", "script (bash -c)", "lexicon: lexicon.git.reset", "floor: floor.git.reset-hard", "decision: BLOCKED"] {
+        assert!(text.contains(needle), "missing {needle:?} in:\n{text}");
+    }
+}
+
+#[test]
+fn replay_lines_json_keeps_order() {
+    let input = b"ls\ngit push\n\nrm -rf /\n\xff\xfe\n";
+    let out = run_with_stdin(&["replay", "--format", "lines", "--json", "-"], input);
+    assert!(out.status.success());
+    let rows: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object a line"))
+        .collect();
+    let verdicts: Vec<&str> = rows.iter().map(|r| r["verdict"].as_str().unwrap_or("")).collect();
+    assert_eq!(verdicts, ["FREE", "SIGNED", "BLOCKED", "SIGNED"]);
+    assert_eq!(rows[2]["command"], "rm -rf /");
+    assert_eq!(rows[3]["rule"], "parse.encoding");
+    for row in &rows {
+        for key in ["verdict", "rule", "reason", "remediation", "command"] {
+            assert!(row.get(key).is_some(), "{key} missing in {row}");
+        }
+    }
+}
+
+#[test]
+fn rules_lists_every_floor_rule() {
+    let out = bin().arg("rules").output().expect("run");
+    let text = String::from_utf8_lossy(&out.stdout);
+    for rule in portcullis::rules::FLOOR_RULES {
+        assert!(text.contains(rule.id), "{} missing", rule.id);
+    }
+    assert!(text.contains("unknown.verb"));
+}
+
+#[test]
+fn cli_errors_are_one_line_and_exit_2() {
+    for args in [vec![], vec!["frob"], vec!["check"], vec!["check", "--bogus"], vec!["replay", "/no/such/file"], vec!["hook", "--host", "x"]] {
+        let out = bin().args(&args).output().expect("run");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.starts_with("portcullis: "), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}

@@ -1,0 +1,84 @@
+//! Holds portcullis to the targets on real commands nobody here
+//! wrote (`../shared/corpora/`, beside the checkout in CI): parse coverage,
+//! blocked and free shares on agent sessions, and lexicon coverage of every
+//! verb seen 3 times or more. When the corpora are absent each test says so
+//! on stderr and checks nothing else (they are not part of this repository).
+
+use portcullis::{Location, Verdict, evaluate};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+fn corpora() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora");
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!("SKIPPED: {} not found; shared-corpus targets not checked", dir.display());
+        None
+    }
+}
+
+fn lines(path: &Path) -> Vec<String> {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    String::from_utf8_lossy(&bytes).lines().filter(|l| !l.trim().is_empty()).map(str::to_string).collect()
+}
+
+fn location() -> Location {
+    Location { cwd: Some("/testbed".into()), home: Some("/root".into()) }
+}
+
+#[test]
+fn agent_lines_parse_cleanly() {
+    let Some(dir) = corpora() else { return };
+    let commands = lines(&dir.join("agent-mini-swe-agent-gemini3-swebv.txt"));
+    let location = location();
+    let unclean: Vec<&String> = commands
+        .iter()
+        .filter(|c| evaluate(c, &location).findings.iter().any(|f| f.rule.starts_with("parse.")))
+        .collect();
+    let share = 1.0 - unclean.len() as f64 / commands.len() as f64;
+    println!("agent lines parsing cleanly: {:.3}% of {}", share * 100.0, commands.len());
+    assert!(share >= 0.995, "{:.3}% parse cleanly; first failures: {:?}", share * 100.0, &unclean[..unclean.len().min(10)]);
+}
+
+#[test]
+fn agent_sessions_are_mostly_free_and_rarely_blocked() {
+    let Some(dir) = corpora() else { return };
+    let location = location();
+    let mut counts = [0usize; 4];
+    let mut blocked = Vec::new();
+    for line in lines(&dir.join("agent-mini-swe-agent-gemini3-swebv.sessions.jsonl")) {
+        let value: serde_json::Value = serde_json::from_str(&line).expect("sessions.jsonl rows are JSON");
+        let Some(command) = value["cmd"].as_str() else { continue };
+        let decision = evaluate(command, &location);
+        counts[decision.verdict() as usize] += 1;
+        if decision.verdict() == Verdict::Blocked {
+            blocked.push(format!("{} {}", decision.top.rule, command.lines().next().unwrap_or("")));
+        }
+    }
+    let total: usize = counts.iter().sum();
+    let free = counts[Verdict::Free as usize] as f64 / total as f64;
+    let blocked_share = counts[Verdict::Blocked as usize] as f64 / total as f64;
+    println!("agent sessions: {total} commands, FREE {:.1}%, BLOCKED {:.2}%", free * 100.0, blocked_share * 100.0);
+    assert!(free >= 0.60, "only {:.1}% FREE", free * 100.0);
+    assert!(blocked_share <= 0.005, "{:.2}% BLOCKED: {:?}", blocked_share * 100.0, &blocked[..blocked.len().min(20)]);
+}
+
+#[test]
+fn every_frequent_verb_is_in_the_lexicon() {
+    let Some(dir) = corpora() else { return };
+    for file in ["agent-mini-swe-agent-gemini3-swebv.txt", "tldr.txt"] {
+        let mut seen: BTreeMap<String, (usize, bool)> = BTreeMap::new();
+        for command in lines(&dir.join(file)) {
+            for (verb, known) in portcullis::engine::verbs(&command) {
+                seen.entry(verb).or_insert((0, known)).0 += 1;
+            }
+        }
+        let missing: Vec<String> = seen
+            .iter()
+            .filter(|(_, (n, known))| *n >= 3 && !known)
+            .map(|(v, (n, _))| format!("{v} ({n})"))
+            .collect();
+        assert!(missing.is_empty(), "{file}: verbs seen 3+ times but not in rules/lexicon: {missing:?}");
+    }
+}
