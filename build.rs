@@ -166,6 +166,7 @@ fn run() -> BuildResult<()> {
     emit_floor(&rules.join("floor.json"), &mut out)?;
     emit_wrappers(&rules.join("wrappers.json"), &mut out)?;
     emit_lexicon(&rules.join("lexicon"), &mut out)?;
+    emit_scripts(&rules.join("scripts.json"), &mut out)?;
     let dest = PathBuf::from(std::env::var("OUT_DIR").map_err(|e| e.to_string())?).join("rules.rs");
     fs::write(&dest, out).map_err(|e| format!("{}: {e}", dest.display()))
 }
@@ -303,6 +304,31 @@ fn emit_wrappers(path: &Path, out: &mut String) -> BuildResult<()> {
         out,
         "/// Shell options that take a value.\npub static SHELL_VALUE_OPTS: &[&str] = {};\n",
         str_slice(&file.shells.value_opts)
+    );
+    Ok(())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ScriptsFile {
+    #[allow(dead_code)]
+    about: String,
+    test: Vec<String>,
+}
+
+fn emit_scripts(path: &Path, out: &mut String) -> BuildResult<()> {
+    let file: ScriptsFile = read_json(path)?;
+    let mut test = file.test.clone();
+    test.sort();
+    for entry in &test {
+        if entry.starts_with('/') || entry.is_empty() || entry.contains("..") {
+            return Err(format!("{}: script entry `{entry}` must be a relative path", path.display()));
+        }
+    }
+    let _ = writeln!(
+        out,
+        "/// Project test runners run by path (from `rules/scripts.json`), sorted.\npub static TEST_SCRIPTS: &[&str] = {};\n",
+        str_slice(&test)
     );
     Ok(())
 }

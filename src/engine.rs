@@ -31,6 +31,7 @@ pub const RULE_FAMILIES: &[(&str, &str)] = &[
     ("write.network", "SIGNED: a redirection to /dev/tcp or /dev/udp"),
     ("wrapper.<name>", "the wrapper's own class (sudo, su: SIGNED) when stricter than the inner command"),
     ("verb.exec", "SIGNED: a program or script run by path, or code portcullis does not read"),
+    ("script.test-runner", "FREE: a project's own test runner run by path (rules/scripts.json), like `make test`"),
     ("verb.function", "FREE: a call to a function defined in the same command (its body is judged)"),
     ("verb.empty", "FREE: nothing to run"),
     ("unknown.verb", "UNKNOWN: the program is not in the lexicon"),
@@ -387,6 +388,10 @@ impl<'a> Run<'a> {
             return;
         }
         let (verb, is_script) = verb_of(written);
+        if is_script && crate::rules::is_test_script(written) {
+            self.test_runner(written, part, depth);
+            return;
+        }
         if is_script {
             self.note(depth, || format!("verb: {written} is a program run by path"));
             self.find(
@@ -439,6 +444,14 @@ impl<'a> Run<'a> {
         };
         let effect = classified.effect;
         self.note(depth, || format!("lexicon: {} ({})", classified.rule, effect.as_str()));
+        if classified.path.len() == 1 && INTERPRETERS.contains(&classified.spec.name) {
+            let program = args.iter().find(|a| !a.value.starts_with('-'));
+            if let Some(program) = program.filter(|p| !p.dynamic && crate::rules::is_test_script(&p.value)) {
+                self.wrapper_floor(floor_wrapper, floor_class, Effect::Test, part);
+                self.test_runner(&program.value, part, depth);
+                return;
+            }
+        }
         if !is_script {
             self.find(
                 effect.verdict(),
@@ -464,6 +477,18 @@ impl<'a> Run<'a> {
                 self.write_target(&word, targets_cwd.clone(), part, depth);
             }
         }
+    }
+
+    /// A project's own test runner run by path (`rules/scripts.json`).
+    fn test_runner(&mut self, path: &str, part: &str, depth: usize) {
+        self.note(depth, || format!("verb: {path} is the project's test runner"));
+        self.find(
+            Effect::Test.verdict(),
+            "script.test-runner",
+            format!("{path} is the project's test runner, judged like `make test`"),
+            "",
+            part,
+        );
     }
 
     fn dynamic_verb(&mut self, head: &Word, part: &str, depth: usize) {
@@ -598,6 +623,10 @@ impl<'a> Run<'a> {
                 Producer::Opaque(_) => return self.floor(FloorRule::PipeOpaqueShell, part, depth),
                 _ => {}
             }
+        }
+        if !file.dynamic && crate::rules::is_test_script(&file.value) {
+            self.test_runner(&file.value, part, depth);
+            return;
         }
         self.note(depth, || format!("{who} runs the script {}", file.value));
         self.find(

@@ -194,7 +194,9 @@ fn find_sub(spec: &'static Spec, argv: &[Word], start: usize) -> Option<(&'stati
         if let Some(opt) = spec.sub_opts.iter().find(|o| o.len() == 2 && word.starts_with(*o) && word.len() > 2) {
             return spec.sub(&word[opt.len()..]).map(|s| (s, i + 1));
         }
-        if is_option(word) || word.starts_with('+') {
+        // Options, `+toolchain` (cargo) and `NAME=value` (make) come before
+        // the subcommand.
+        if is_option(word) || word.starts_with('+') || crate::peel::is_assignment(word) {
             i += if takes_separate_value(spec, word) { 2 } else { 1 };
             continue;
         }

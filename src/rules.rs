@@ -176,6 +176,12 @@ pub fn wrapper(name: &str) -> Option<&'static Wrapper> {
         .map(|i| &WRAPPERS[i])
 }
 
+/// Whether a script path (`./tests/runtests.py`) is a project test runner.
+pub fn is_test_script(path: &str) -> bool {
+    let path = path.trim_start_matches("./");
+    TEST_SCRIPTS.iter().any(|entry| path == *entry || path.ends_with(&format!("/{entry}")))
+}
+
 /// Whether `name` is a shell (`sh`, `bash`, …).
 pub fn is_shell(name: &str) -> bool {
     SHELLS.binary_search(&name).is_ok()
