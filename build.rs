@@ -138,6 +138,8 @@ struct Flag {
     id: Option<String>,
     #[serde(default)]
     note: Option<String>,
+    #[serde(default)]
+    lowers: bool,
 }
 
 #[derive(Deserialize, Clone)]
@@ -370,11 +372,15 @@ fn render_spec(spec: &Spec, name: &str, context: &str) -> BuildResult<String> {
             let long = flag.flag.iter().find(|f| f.starts_with("--")).unwrap_or(&flag.flag[0]);
             long.trim_start_matches(['-', '+']).to_string()
         });
+        if flag.lowers && !matches!(flag.class.as_str(), "inspect" | "build" | "test" | "format") {
+            return Err(format!("{context}: a lowering flag must lower to a free class, not `{}`", flag.class));
+        }
         let _ = write!(
             flags,
-            "FlagRule {{ spellings: {}, class: {flag_class}, writes: {flag_writes}, id: {id:?}, note: {:?} }}, ",
+            "FlagRule {{ spellings: {}, class: {flag_class}, writes: {flag_writes}, id: {id:?}, note: {:?}, lowers: {} }}, ",
             str_slice(&flag.flag),
-            flag.note.as_deref().unwrap_or("")
+            flag.note.as_deref().unwrap_or(""),
+            flag.lowers
         );
     }
     flags.push(']');

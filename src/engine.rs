@@ -442,6 +442,17 @@ impl<'a> Run<'a> {
             }
             return;
         };
+        let mut classified = classified;
+        let program = match classified.spec.name {
+            "awk" | "gawk" | "mawk" | "nawk" => crate::programs::awk(args),
+            "sed" | "gsed" => crate::programs::sed(args),
+            _ => None,
+        };
+        if let Some(found) = program.filter(|p| p.effect.rank() > classified.effect.rank()) {
+            classified.effect = found.effect;
+            classified.rule = format!("lexicon.{}.{}", classified.spec.name, found.id);
+            classified.note = found.note;
+        }
         let effect = classified.effect;
         self.note(depth, || format!("lexicon: {} ({})", classified.rule, effect.as_str()));
         if classified.path.len() == 1 && INTERPRETERS.contains(&classified.spec.name) {

@@ -90,6 +90,7 @@ pub fn classify(verb: &str, argv: &[Word]) -> Option<Classified> {
     }
     let mut effect = spec.class;
     let mut decided_by: Option<&'static FlagRule> = None;
+    let mut lowered_by: Option<&'static FlagRule> = None;
     let mut writes_mode = spec.writes;
     let mut writes = Vec::new();
     let mut operands = Vec::new();
@@ -110,6 +111,10 @@ pub fn classify(verb: &str, argv: &[Word]) -> Option<Classified> {
         let mut takes_value = takes_separate_value(spec, word);
         for flag in spec.flags {
             if let Some(attached) = flag_matches(spec, flag, word) {
+                if flag.lowers {
+                    lowered_by = Some(flag);
+                    continue;
+                }
                 if flag.class.rank() > effect.rank() {
                     effect = flag.class;
                     decided_by = Some(flag);
@@ -135,9 +140,19 @@ pub fn classify(verb: &str, argv: &[Word]) -> Option<Classified> {
             effect = class;
         }
     }
-    if is_help_or_version(&argv[start.min(argv.len())..]) && path.len() == 1 {
+    // A dry run or a listing (`git clean -n`, `unzip -l`) only looks,
+    // whatever else is on the line; so does asking for help or the version.
+    if let Some(flag) = lowered_by {
+        effect = flag.class;
+        decided_by = Some(flag);
+        writes_mode = Operands::None;
+        writes.clear();
+    }
+    if is_help_or_version(&argv[start.min(argv.len())..]) {
         effect = Effect::Inspect;
         decided_by = None;
+        writes_mode = Operands::None;
+        writes.clear();
     }
     match writes_mode {
         Operands::None => {}
@@ -268,10 +283,12 @@ fn flag_matches(spec: &Spec, flag: &FlagRule, word: &str) -> Option<bool> {
 }
 
 fn is_help_or_version(args: &[Word]) -> bool {
-    !args.is_empty()
-        && args
-            .iter()
-            .all(|w| matches!(w.value.as_str(), "--help" | "-h" | "--version" | "-V" | "-version" | "version" | "help"))
+    let alone_v = args.len() == 1 && args[0].value == "-v";
+    alone_v
+        || !args.is_empty()
+            && args
+                .iter()
+                .all(|w| matches!(w.value.as_str(), "--help" | "-h" | "--version" | "-V" | "-version" | "help"))
 }
 
 #[cfg(test)]

@@ -24,6 +24,7 @@ pub mod lexicon;
 pub mod limits;
 pub mod paths;
 pub mod peel;
+pub mod programs;
 pub mod render;
 pub mod rules;
 pub mod shell;

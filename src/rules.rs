@@ -43,6 +43,9 @@ pub struct FlagRule {
     pub id: &'static str,
     /// One line shown in reasons.
     pub note: &'static str,
+    /// The flag makes the command only look (a dry run or a listing:
+    /// `git clean -n`, `unzip -l`): its class replaces every other.
+    pub lowers: bool,
 }
 
 /// A verb or subcommand of the lexicon.

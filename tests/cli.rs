@@ -129,9 +129,17 @@ fn hook_handles_huge_and_deep_commands_without_crashing() {
     assert_ne!(d, "allow", "{reason}");
     assert!(reason.contains("parse."), "{reason}");
 
-    let nested = (0..40).fold("rm -rf /".to_string(), |inner, _| format!("bash -c {}", shell_quote(&inner)));
+    // Quoting grows threefold per level, so nested `bash -c` stops at 10;
+    // `eval` and wrapper chains nest without quoting, past every limit.
+    let nested = (0..10).fold("rm -rf /".to_string(), |inner, _| format!("bash -c {}", shell_quote(&inner)));
     let (d, reason) = decision(&run_with_stdin(&["hook"], &request(&nested)));
     assert_eq!(d, "deny", "{reason}");
+    assert!(reason.contains("floor.rm.root"), "{reason}");
+    for chain in [format!("{}ls", "eval ".repeat(40)), format!("{}ls", "sudo ".repeat(40))] {
+        let (d, reason) = decision(&run_with_stdin(&["hook"], &request(&chain)));
+        assert_eq!(d, "deny", "{reason}");
+        assert!(reason.contains("parse.too-deep"), "{reason}");
+    }
 
     let body = vec![b'{'; 5 << 20];
     let out = run_with_stdin(&["hook"], &body);
