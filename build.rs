@@ -181,7 +181,10 @@ fn read_json<T: for<'de> Deserialize<'de>>(path: &Path) -> BuildResult<T> {
 
 fn class_variant(class: &str, context: &str) -> BuildResult<String> {
     if !CLASSES.contains(&class) {
-        return Err(format!("{context}: unknown class `{class}` (known: {})", CLASSES.join(", ")));
+        return Err(format!(
+            "{context}: unknown class `{class}` (known: {})",
+            CLASSES.join(", ")
+        ));
     }
     let mut chars = class.chars();
     let first = chars.next().map(|c| c.to_ascii_uppercase()).unwrap_or('X');
@@ -227,14 +230,24 @@ fn floor_variant(id: &str) -> String {
 fn emit_floor(path: &Path, out: &mut String) -> BuildResult<()> {
     let file: FloorFile = read_json(path)?;
     let mut seen = BTreeSet::new();
-    out.push_str("/// Every rule of the blocked floor, one variant each (from `rules/floor.json`).\n");
+    out.push_str(
+        "/// Every rule of the blocked floor, one variant each (from `rules/floor.json`).\n",
+    );
     out.push_str("#[derive(Clone, Copy, Debug, PartialEq, Eq)]\n#[allow(missing_docs)]\npub enum FloorRule {\n");
     for rule in &file.rules {
         if !rule.id.starts_with("floor.") {
-            return Err(format!("{}: rule id `{}` must start with `floor.`", path.display(), rule.id));
+            return Err(format!(
+                "{}: rule id `{}` must start with `floor.`",
+                path.display(),
+                rule.id
+            ));
         }
         if !seen.insert(rule.id.clone()) {
-            return Err(format!("{}: rule id `{}` appears twice", path.display(), rule.id));
+            return Err(format!(
+                "{}: rule id `{}` appears twice",
+                path.display(),
+                rule.id
+            ));
         }
         let _ = writeln!(out, "    {},", floor_variant(&rule.id));
     }
@@ -301,7 +314,11 @@ fn emit_wrappers(path: &Path, out: &mut String) -> BuildResult<()> {
     out.push_str("];\n\n");
     let mut shells = file.shells.names.clone();
     shells.sort();
-    let _ = writeln!(out, "/// Shell names, sorted.\npub static SHELLS: &[&str] = {};\n", str_slice(&shells));
+    let _ = writeln!(
+        out,
+        "/// Shell names, sorted.\npub static SHELLS: &[&str] = {};\n",
+        str_slice(&shells)
+    );
     let _ = writeln!(
         out,
         "/// Shell options that take a value.\npub static SHELL_VALUE_OPTS: &[&str] = {};\n",
@@ -324,7 +341,10 @@ fn emit_scripts(path: &Path, out: &mut String) -> BuildResult<()> {
     test.sort();
     for entry in &test {
         if entry.starts_with('/') || entry.is_empty() || entry.contains("..") {
-            return Err(format!("{}: script entry `{entry}` must be a relative path", path.display()));
+            return Err(format!(
+                "{}: script entry `{entry}` must be a relative path",
+                path.display()
+            ));
         }
     }
     let _ = writeln!(
@@ -366,14 +386,24 @@ fn render_spec(spec: &Spec, name: &str, context: &str) -> BuildResult<String> {
         let flag_writes = match flag.writes.as_deref() {
             None => "FlagWrites::Unchanged".to_string(),
             Some("value") => "FlagWrites::Value".to_string(),
-            Some(mode) => format!("FlagWrites::Operands({})", writes_variant(Some(mode), &context)?),
+            Some(mode) => format!(
+                "FlagWrites::Operands({})",
+                writes_variant(Some(mode), &context)?
+            ),
         };
         let id = flag.id.clone().unwrap_or_else(|| {
-            let long = flag.flag.iter().find(|f| f.starts_with("--")).unwrap_or(&flag.flag[0]);
+            let long = flag
+                .flag
+                .iter()
+                .find(|f| f.starts_with("--"))
+                .unwrap_or(&flag.flag[0]);
             long.trim_start_matches(['-', '+']).to_string()
         });
         if flag.lowers && !matches!(flag.class.as_str(), "inspect" | "build" | "test" | "format") {
-            return Err(format!("{context}: a lowering flag must lower to a free class, not `{}`", flag.class));
+            return Err(format!(
+                "{context}: a lowering flag must lower to a free class, not `{}`",
+                flag.class
+            ));
         }
         let _ = write!(
             flags,
@@ -423,7 +453,11 @@ fn names_of(spec: &Spec, top: bool, context: &str) -> BuildResult<Vec<String>> {
     } else {
         (&spec.name, &spec.names, "name/names")
     };
-    let wrong = if top { spec.name.is_some() || spec.names.is_some() } else { spec.verb.is_some() || spec.verbs.is_some() };
+    let wrong = if top {
+        spec.name.is_some() || spec.names.is_some()
+    } else {
+        spec.verb.is_some() || spec.verbs.is_some()
+    };
     if wrong {
         return Err(format!("{context}: use {what} here"));
     }
@@ -451,7 +485,10 @@ fn emit_lexicon(dir: &Path, out: &mut String) -> BuildResult<()> {
     let mut entries: BTreeMap<String, (String, String)> = BTreeMap::new();
     for path in &files {
         let file: LexiconFile = read_json(path)?;
-        let source = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let source = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
         for (class, verbs) in &file.classes {
             let context = format!("{}: classes.{class}", path.display());
             let variant = class_variant(class, &context)?;
@@ -493,7 +530,9 @@ fn insert_verb(
         return Err(format!("{source}: malformed verb `{verb}`"));
     }
     if let Some((_, first)) = entries.get(verb) {
-        return Err(format!("verb `{verb}` is defined in both {first} and {source}"));
+        return Err(format!(
+            "verb `{verb}` is defined in both {first} and {source}"
+        ));
     }
     entries.insert(verb.to_string(), (spec, source.to_string()));
     Ok(())

@@ -21,12 +21,19 @@ fn corpora() -> Option<PathBuf> {
 
 fn lines(path: &Path) -> Vec<String> {
     let text = std::fs::read(path).unwrap_or_default();
-    String::from_utf8_lossy(&text).lines().filter(|l| !l.trim().is_empty()).map(str::to_string).collect()
+    String::from_utf8_lossy(&text)
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(str::to_string)
+        .collect()
 }
 
 /// Commands of a `.jsonl` file of JSON strings.
 fn json_lines(path: &Path) -> Vec<String> {
-    lines(path).iter().filter_map(|l| serde_json::from_str::<String>(l).ok()).collect()
+    lines(path)
+        .iter()
+        .filter_map(|l| serde_json::from_str::<String>(l).ok())
+        .collect()
 }
 
 fn bash_n_rejects(command: &str) -> bool {
@@ -40,19 +47,35 @@ fn bash_n_rejects(command: &str) -> bool {
 
 fn main() {
     let Some(dir) = corpora() else {
-        println!("corpus_report: ../shared/corpora not found (set PORTCULLIS_CORPORA); nothing measured");
+        println!(
+            "corpus_report: ../shared/corpora not found (set PORTCULLIS_CORPORA); nothing measured"
+        );
         return;
     };
-    let location = Location { cwd: Some("/testbed".into()), home: Some("/root".into()) };
+    let location = Location {
+        cwd: Some("/testbed".into()),
+        home: Some("/root".into()),
+    };
     let sets: Vec<(&str, Vec<String>)> = vec![
-        ("agent (gemini3 swebv, lines)", lines(&dir.join("agent-mini-swe-agent-gemini3-swebv.txt"))),
-        ("agent (gemini3 swebv, multi-line)", json_lines(&dir.join("agent-mini-swe-agent-gemini3-swebv.jsonl"))),
-        ("agent (swe-agent demos)", lines(&dir.join("agent-swe-agent-demos.txt"))),
+        (
+            "agent (gemini3 swebv, lines)",
+            lines(&dir.join("agent-mini-swe-agent-gemini3-swebv.txt")),
+        ),
+        (
+            "agent (gemini3 swebv, multi-line)",
+            json_lines(&dir.join("agent-mini-swe-agent-gemini3-swebv.jsonl")),
+        ),
+        (
+            "agent (swe-agent demos)",
+            lines(&dir.join("agent-swe-agent-demos.txt")),
+        ),
         ("nl2bash", lines(&dir.join("nl2bash.txt"))),
         ("tldr", lines(&dir.join("tldr.txt"))),
     ];
     let check_bash = std::env::var("PORTCULLIS_SKIP_BASH_N").is_err();
-    println!("| corpus | commands | parse clean | FREE | UNKNOWN | SIGNED | BLOCKED | FREE but bash -n rejects |");
+    println!(
+        "| corpus | commands | parse clean | FREE | UNKNOWN | SIGNED | BLOCKED | FREE but bash -n rejects |"
+    );
     println!("|---|---|---|---|---|---|---|---|");
     for (name, commands) in &sets {
         let mut counts = [0usize; 4];
@@ -61,7 +84,11 @@ fn main() {
         for command in commands {
             let decision = evaluate(command, &location);
             counts[decision.verdict() as usize] += 1;
-            if !decision.findings.iter().any(|f| f.rule.starts_with("parse.")) {
+            if !decision
+                .findings
+                .iter()
+                .any(|f| f.rule.starts_with("parse."))
+            {
                 clean += 1;
             }
             if check_bash && decision.verdict() == Verdict::Free && bash_n_rejects(command) {
@@ -96,7 +123,10 @@ fn main() {
     println!("\nthroughput: {rate:.0} commands/s on one core over the agent lines ({done} judged)");
 
     // Lexicon coverage: verbs seen 3+ times that the lexicon does not know.
-    for (name, file) in [("agent", "agent-mini-swe-agent-gemini3-swebv.txt"), ("tldr", "tldr.txt")] {
+    for (name, file) in [
+        ("agent", "agent-mini-swe-agent-gemini3-swebv.txt"),
+        ("tldr", "tldr.txt"),
+    ] {
         let mut seen: BTreeMap<String, (usize, bool)> = BTreeMap::new();
         for command in lines(&dir.join(file)) {
             for (verb, known) in portcullis::engine::verbs(&command) {
@@ -105,7 +135,11 @@ fn main() {
             }
         }
         let frequent: Vec<_> = seen.iter().filter(|(_, (n, _))| *n >= 3).collect();
-        let missing: Vec<_> = frequent.iter().filter(|(_, (_, known))| !known).map(|(v, (n, _))| format!("{v} ({n})")).collect();
+        let missing: Vec<_> = frequent
+            .iter()
+            .filter(|(_, (_, known))| !known)
+            .map(|(v, (n, _))| format!("{v} ({n})"))
+            .collect();
         println!(
             "verbs in {name}: {} distinct, {} seen 3+ times, {} of those unknown to the lexicon{}{}",
             seen.len(),

@@ -37,14 +37,25 @@ fn spawn_measured(program: &Path, args: &[&str], stdin: &[u8]) -> Sample {
     let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
     let wall = start.elapsed();
     assert_eq!(waited, pid, "wait4 failed");
-    Sample { wall, max_rss_kib: usage.ru_maxrss }
+    Sample {
+        wall,
+        max_rss_kib: usage.ru_maxrss,
+    }
 }
 
 fn build_noop(target: &Path) -> PathBuf {
     let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/noop.rs");
     let out = target.join("bench-noop");
     let status = Command::new(std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into()))
-        .args(["-C", "opt-level=3", "-C", "strip=symbols", "-C", "codegen-units=1", "-o"])
+        .args([
+            "-C",
+            "opt-level=3",
+            "-C",
+            "strip=symbols",
+            "-C",
+            "codegen-units=1",
+            "-o",
+        ])
         .arg(&out)
         .arg(&source)
         .status()
@@ -69,12 +80,21 @@ fn request(command: &str) -> Vec<u8> {
 
 fn main() {
     let portcullis = PathBuf::from(env!("CARGO_BIN_EXE_portcullis"));
-    let target = portcullis.parent().and_then(Path::parent).unwrap_or(Path::new(".")).to_path_buf();
+    let target = portcullis
+        .parent()
+        .and_then(Path::parent)
+        .unwrap_or(Path::new("."))
+        .to_path_buf();
     let noop = build_noop(&target);
-    let runs: usize = std::env::var("PORTCULLIS_BENCH_RUNS").ok().and_then(|v| v.parse().ok()).unwrap_or(400);
+    let runs: usize = std::env::var("PORTCULLIS_BENCH_RUNS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(400);
     let heredoc_py = format!(
         "python3 - <<'PY'\n{}PY",
-        (0..50).map(|i| format!("x{i} = sum(range({i}))\n")).collect::<String>()
+        (0..50)
+            .map(|i| format!("x{i} = sum(range({i}))\n"))
+            .collect::<String>()
     );
     let cases: Vec<(&str, String)> = vec![
         ("plain inspect", "git status".into()),
@@ -85,7 +105,9 @@ fn main() {
         ("50-line heredoc to python", heredoc_py),
     ];
     println!("hook latency: {runs} runs per case, interleaved with the empty program");
-    println!("| case | empty median | empty p95 | portcullis median | portcullis p95 | ratio (median) | peak RSS |");
+    println!(
+        "| case | empty median | empty p95 | portcullis median | portcullis p95 | ratio (median) | peak RSS |"
+    );
     println!("|---|---|---|---|---|---|---|");
     for (name, command) in &cases {
         let body = request(command);

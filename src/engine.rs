@@ -19,20 +19,53 @@ use std::path::PathBuf;
 /// The rule families besides the floor and the lexicon, for `portcullis rules`.
 pub const RULE_FAMILIES: &[(&str, &str)] = &[
     ("parse.error", "SIGNED: the command does not parse as shell"),
-    ("parse.misparse", "SIGNED: a known silent misparse of tree-sitter-bash was detected"),
-    ("parse.dynamic-verb", "SIGNED: the program name is only known at run time ($x, $(…))"),
-    ("parse.dynamic-script", "SIGNED: a shell or eval runs text only known at run time"),
-    ("parse.too-large", "BLOCKED (command) / SIGNED (inner script): over the size limit"),
-    ("parse.too-deep", "BLOCKED: nesting or wrapper chain past the depth limit"),
-    ("parse.too-many", "BLOCKED: more simple commands than the limit"),
+    (
+        "parse.misparse",
+        "SIGNED: a known silent misparse of tree-sitter-bash was detected",
+    ),
+    (
+        "parse.dynamic-verb",
+        "SIGNED: the program name is only known at run time ($x, $(…))",
+    ),
+    (
+        "parse.dynamic-script",
+        "SIGNED: a shell or eval runs text only known at run time",
+    ),
+    (
+        "parse.too-large",
+        "BLOCKED (command) / SIGNED (inner script): over the size limit",
+    ),
+    (
+        "parse.too-deep",
+        "BLOCKED: nesting or wrapper chain past the depth limit",
+    ),
+    (
+        "parse.too-many",
+        "BLOCKED: more simple commands than the limit",
+    ),
     ("parse.encoding", "SIGNED: a replayed line is not UTF-8"),
     ("parse.unsupported", "SIGNED: the parser could not run"),
     ("write.redirect", "SIGNED: a redirection writes a file"),
-    ("write.network", "SIGNED: a redirection to /dev/tcp or /dev/udp"),
-    ("wrapper.<name>", "the wrapper's own class (sudo, su: SIGNED) when stricter than the inner command"),
-    ("verb.exec", "SIGNED: a program or script run by path, or code portcullis does not read"),
-    ("script.test-runner", "FREE: a project's own test runner run by path (rules/scripts.json), like `make test`"),
-    ("verb.function", "FREE: a call to a function defined in the same command (its body is judged)"),
+    (
+        "write.network",
+        "SIGNED: a redirection to /dev/tcp or /dev/udp",
+    ),
+    (
+        "wrapper.<name>",
+        "the wrapper's own class (sudo, su: SIGNED) when stricter than the inner command",
+    ),
+    (
+        "verb.exec",
+        "SIGNED: a program or script run by path, or code portcullis does not read",
+    ),
+    (
+        "script.test-runner",
+        "FREE: a project's own test runner run by path (rules/scripts.json), like `make test`",
+    ),
+    (
+        "verb.function",
+        "FREE: a call to a function defined in the same command (its body is judged)",
+    ),
     ("verb.empty", "FREE: nothing to run"),
     ("unknown.verb", "UNKNOWN: the program is not in the lexicon"),
 ];
@@ -116,7 +149,12 @@ struct Site<'s> {
 
 impl<'a> Run<'a> {
     fn new(location: &'a Location, traced: bool) -> Run<'a> {
-        Run { location, findings: Vec::new(), trace: traced.then(Vec::new), functions: Vec::new() }
+        Run {
+            location,
+            findings: Vec::new(),
+            trace: traced.then(Vec::new),
+            functions: Vec::new(),
+        }
     }
 
     fn note(&mut self, depth: usize, line: impl FnOnce() -> String) {
@@ -125,7 +163,14 @@ impl<'a> Run<'a> {
         }
     }
 
-    fn find(&mut self, verdict: Verdict, rule: &str, reason: String, remediation: &str, part: &str) {
+    fn find(
+        &mut self,
+        verdict: Verdict,
+        rule: &str,
+        reason: String,
+        remediation: &str,
+        part: &str,
+    ) {
         self.findings.push(Finding {
             verdict,
             rule: rule.to_string(),
@@ -138,7 +183,13 @@ impl<'a> Run<'a> {
     fn floor(&mut self, rule: FloorRule, part: &str, depth: usize) {
         let info = rule.info();
         self.note(depth, || format!("floor: {} ({})", info.id, info.reason));
-        self.find(Verdict::Blocked, info.id, info.reason.to_string(), info.remediation, part);
+        self.find(
+            Verdict::Blocked,
+            info.id,
+            info.reason.to_string(),
+            info.remediation,
+            part,
+        );
     }
 
     fn top(&mut self, command: &str) {
@@ -172,14 +223,20 @@ impl<'a> Run<'a> {
             self.find(
                 Verdict::Signed,
                 "parse.too-large",
-                format!("an inner script of {} bytes is over the {} byte limit", text.len(), limits::MAX_SCRIPT_BYTES),
+                format!(
+                    "an inner script of {} bytes is over the {} byte limit",
+                    text.len(),
+                    limits::MAX_SCRIPT_BYTES
+                ),
                 "Save the script to a file and show it to the person before running it.",
                 limits::clip(text, 80),
             );
             return;
         }
         let script = shell::parse(text);
-        self.note(depth, || format!("parse: {} simple command(s)", script.commands.len()));
+        self.note(depth, || {
+            format!("parse: {} simple command(s)", script.commands.len())
+        });
         for problem in &script.problems {
             self.problem(problem, text, depth);
         }
@@ -189,14 +246,21 @@ impl<'a> Run<'a> {
         self.functions.extend(script.functions.iter().cloned());
         let mut cwd = cwd;
         for command in &script.commands {
-            let site = Site { script: &script, command };
+            let site = Site {
+                script: &script,
+                command,
+            };
             self.command(&site, depth, &mut cwd);
         }
     }
 
     fn problem(&mut self, problem: &Problem, text: &str, depth: usize) {
         let (verdict, rule, reason) = match problem {
-            Problem::Syntax(what) => (Verdict::Signed, "parse.error", format!("the command does not parse as shell: {what}")),
+            Problem::Syntax(what) => (
+                Verdict::Signed,
+                "parse.error",
+                format!("the command does not parse as shell: {what}"),
+            ),
             Problem::MergedLine(at) => (
                 Verdict::Signed,
                 "parse.misparse",
@@ -231,9 +295,17 @@ impl<'a> Run<'a> {
 
     fn command(&mut self, site: &Site, depth: usize, cwd: &mut Option<PathBuf>) {
         let command = site.command;
-        self.note(depth, || format!("command: {}", limits::clip(&command.text, 120)));
+        self.note(depth, || {
+            format!("command: {}", limits::clip(&command.text, 120))
+        });
         for redirect in &command.redirects {
-            self.redirect_target(&redirect.target, &redirect.op, cwd.clone(), &command.text, depth);
+            self.redirect_target(
+                &redirect.target,
+                &redirect.op,
+                cwd.clone(),
+                &command.text,
+                depth,
+            );
         }
         for (name, _) in &command.assignments {
             if HIJACK_VARIABLES.contains(&name.as_str()) {
@@ -253,7 +325,13 @@ impl<'a> Run<'a> {
     }
 
     /// Peels and judges one argv.
-    fn words(&mut self, mut words: Vec<Word>, site: &Site, depth: usize, cwd: &mut Option<PathBuf>) {
+    fn words(
+        &mut self,
+        mut words: Vec<Word>,
+        site: &Site,
+        depth: usize,
+        cwd: &mut Option<PathBuf>,
+    ) {
         let part = site.command.text.as_str();
         let mut floor_class = Effect::Inspect;
         let mut floor_wrapper: Option<&'static str> = None;
@@ -272,7 +350,10 @@ impl<'a> Run<'a> {
                 self.find(
                     Verdict::Blocked,
                     "parse.too-deep",
-                    format!("more than {} wrappers around one command", limits::MAX_PEEL_DEPTH),
+                    format!(
+                        "more than {} wrappers around one command",
+                        limits::MAX_PEEL_DEPTH
+                    ),
                     "Run the inner command directly.",
                     part,
                 );
@@ -280,7 +361,13 @@ impl<'a> Run<'a> {
             }
             match peel::peel(&words) {
                 Step::Verb => break,
-                Step::Inner { wrapper, class, inner, cwd: inner_cwd, stdin_operands } => {
+                Step::Inner {
+                    wrapper,
+                    class,
+                    inner,
+                    cwd: inner_cwd,
+                    stdin_operands,
+                } => {
                     self.note(depth, || format!("peel: {wrapper} ({})", class.as_str()));
                     if class.rank() > floor_class.rank() {
                         floor_class = class;
@@ -292,7 +379,11 @@ impl<'a> Run<'a> {
                     extra_stdin_operands |= stdin_operands;
                     words = inner;
                 }
-                Step::Script { wrapper, class, script } => {
+                Step::Script {
+                    wrapper,
+                    class,
+                    script,
+                } => {
                     self.note(depth, || format!("peel: {wrapper} runs a script"));
                     let own = wrapper.split(' ').next().unwrap_or("");
                     if class.rank() > floor_class.rank() {
@@ -314,12 +405,17 @@ impl<'a> Run<'a> {
                     return;
                 }
                 Step::Alone { wrapper, class } => {
-                    self.note(depth, || format!("peel: {wrapper} alone ({})", class.as_str()));
+                    self.note(depth, || {
+                        format!("peel: {wrapper} alone ({})", class.as_str())
+                    });
                     let class = floor_class.stricter(class);
                     self.find(
                         class.verdict(),
                         &format!("wrapper.{wrapper}"),
-                        format!("{wrapper} with no command to run is classed {}", class.as_str()),
+                        format!(
+                            "{wrapper} with no command to run is classed {}",
+                            class.as_str()
+                        ),
                         class.remediation(),
                         part,
                     );
@@ -333,7 +429,15 @@ impl<'a> Run<'a> {
             more.source = "<operands from stdin>".into();
             words.push(more);
         }
-        self.verb(words, site, depth, cwd, local_cwd, floor_class, floor_wrapper);
+        self.verb(
+            words,
+            site,
+            depth,
+            cwd,
+            local_cwd,
+            floor_class,
+            floor_wrapper,
+        );
     }
 
     /// A wrapper's own class, when it is stricter than what it wraps.
@@ -371,8 +475,16 @@ impl<'a> Run<'a> {
         }
         let written = head.value.as_str();
         if self.functions.iter().any(|f| f == written) {
-            self.note(depth, || format!("verb: {written} is a function defined in this command"));
-            self.find(Verdict::Free, "verb.function", format!("calls {written}, defined in this command"), "", part);
+            self.note(depth, || {
+                format!("verb: {written} is a function defined in this command")
+            });
+            self.find(
+                Verdict::Free,
+                "verb.function",
+                format!("calls {written}, defined in this command"),
+                "",
+                part,
+            );
             return;
         }
         let location = self.location;
@@ -384,7 +496,13 @@ impl<'a> Run<'a> {
                 (_, Some(dir)) => location.resolve_in(dir, cwd.as_deref()).path,
             };
             self.note(depth, || format!("cd: now in {:?}", cwd));
-            self.find(Verdict::Free, "lexicon.cd", "cd changes folder".into(), "", part);
+            self.find(
+                Verdict::Free,
+                "lexicon.cd",
+                "cd changes folder".into(),
+                "",
+                part,
+            );
             return;
         }
         let (verb, is_script) = verb_of(written);
@@ -393,7 +511,9 @@ impl<'a> Run<'a> {
             return;
         }
         if is_script {
-            self.note(depth, || format!("verb: {written} is a program run by path"));
+            self.note(depth, || {
+                format!("verb: {written} is a program run by path")
+            });
             self.find(
                 Effect::Exec.verdict(),
                 "verb.exec",
@@ -403,12 +523,20 @@ impl<'a> Run<'a> {
             );
         }
         let args = &words[1..];
-        if INTERPRETERS.contains(&verb) || lexicon::lookup(verb).is_some_and(|s| INTERPRETERS.contains(&s.name)) {
+        if INTERPRETERS.contains(&verb)
+            || lexicon::lookup(verb).is_some_and(|s| INTERPRETERS.contains(&s.name))
+        {
             self.interpreter(verb, args, site, depth);
         }
         if matches!(verb, "source" | ".") {
             if let Some(file) = args.first() {
-                self.program_file(if verb == "." { "." } else { "source" }, file, site, depth, local_cwd.clone());
+                self.program_file(
+                    if verb == "." { "." } else { "source" },
+                    file,
+                    site,
+                    depth,
+                    local_cwd.clone(),
+                );
                 return;
             }
         }
@@ -420,11 +548,22 @@ impl<'a> Run<'a> {
                 self.words(inner, site, depth + 1, &mut inner_cwd);
             }
         }
-        let invocation = Invocation { verb, args, location: &Location { cwd: local_cwd.clone(), home: location.home.clone() } };
+        let invocation = Invocation {
+            verb,
+            args,
+            location: &Location {
+                cwd: local_cwd.clone(),
+                home: location.home.clone(),
+            },
+        };
         for rule in floor::check_command(&invocation) {
             self.floor(rule, part, depth);
         }
-        let verb_words: Vec<Word> = if verb == "find" { strip_find_exec(&words) } else { words.clone() };
+        let verb_words: Vec<Word> = if verb == "find" {
+            strip_find_exec(&words)
+        } else {
+            words.clone()
+        };
         let Some(classified) = lexicon::classify(verb, &verb_words) else {
             if !is_script {
                 self.note(depth, || format!("verb: {verb} is not in the lexicon"));
@@ -454,10 +593,14 @@ impl<'a> Run<'a> {
             classified.note = found.note;
         }
         let effect = classified.effect;
-        self.note(depth, || format!("lexicon: {} ({})", classified.rule, effect.as_str()));
+        self.note(depth, || {
+            format!("lexicon: {} ({})", classified.rule, effect.as_str())
+        });
         if classified.path.len() == 1 && INTERPRETERS.contains(&classified.spec.name) {
             let program = args.iter().find(|a| !a.value.starts_with('-'));
-            if let Some(program) = program.filter(|p| !p.dynamic && crate::rules::is_test_script(&p.value)) {
+            if let Some(program) =
+                program.filter(|p| !p.dynamic && crate::rules::is_test_script(&p.value))
+            {
                 self.wrapper_floor(floor_wrapper, floor_class, Effect::Test, part);
                 self.test_runner(&program.value, part, depth);
                 return;
@@ -467,7 +610,12 @@ impl<'a> Run<'a> {
             self.find(
                 effect.verdict(),
                 &classified.rule,
-                format!("{} is classed {}{}", classified.path.join(" "), effect.as_str(), suffix(classified.note)),
+                format!(
+                    "{} is classed {}{}",
+                    classified.path.join(" "),
+                    effect.as_str(),
+                    suffix(classified.note)
+                ),
                 effect.remediation(),
                 part,
             );
@@ -479,7 +627,11 @@ impl<'a> Run<'a> {
                 Written::Arg(i) => verb_words.get(*i).cloned(),
                 Written::KeyValue(i) => verb_words.get(*i).map(|w| {
                     let mut v = w.clone();
-                    v.value = w.value.split_once('=').map(|(_, v)| v.to_string()).unwrap_or_default();
+                    v.value = w
+                        .value
+                        .split_once('=')
+                        .map(|(_, v)| v.to_string())
+                        .unwrap_or_default();
                     v
                 }),
                 Written::Cwd => None,
@@ -492,7 +644,9 @@ impl<'a> Run<'a> {
 
     /// A project's own test runner run by path (`rules/scripts.json`).
     fn test_runner(&mut self, path: &str, part: &str, depth: usize) {
-        self.note(depth, || format!("verb: {path} is the project's test runner"));
+        self.note(depth, || {
+            format!("verb: {path} is the project's test runner")
+        });
         self.find(
             Effect::Test.verdict(),
             "script.test-runner",
@@ -503,7 +657,9 @@ impl<'a> Run<'a> {
     }
 
     fn dynamic_verb(&mut self, head: &Word, part: &str, depth: usize) {
-        self.note(depth, || format!("verb: {} is only known at run time", head.source));
+        self.note(depth, || {
+            format!("verb: {} is only known at run time", head.source)
+        });
         self.find(
             Verdict::Signed,
             "parse.dynamic-verb",
@@ -513,8 +669,16 @@ impl<'a> Run<'a> {
         );
     }
 
-    fn redirect_target(&mut self, target: &Word, op: &str, cwd: Option<PathBuf>, part: &str, depth: usize) {
-        if target.substitution && (target.value.starts_with(">(") || target.value.starts_with("<(")) {
+    fn redirect_target(
+        &mut self,
+        target: &Word,
+        op: &str,
+        cwd: Option<PathBuf>,
+        part: &str,
+        depth: usize,
+    ) {
+        if target.substitution && (target.value.starts_with(">(") || target.value.starts_with("<("))
+        {
             return;
         }
         if paths::is_sink(&target.value) {
@@ -530,7 +694,9 @@ impl<'a> Run<'a> {
             );
             return;
         }
-        self.note(depth, || format!("write: {} (redirection {op})", target.value));
+        self.note(depth, || {
+            format!("write: {} (redirection {op})", target.value)
+        });
         self.find(
             Effect::Mutate.verdict(),
             "write.redirect",
@@ -551,10 +717,19 @@ impl<'a> Run<'a> {
     }
 
     /// A script run by `bash -c`, `eval`, `su -c`, `watch`, `env -S`.
-    fn inner_script(&mut self, wrapper: &str, script: &Word, site: &Site, depth: usize, cwd: Option<PathBuf>) {
+    fn inner_script(
+        &mut self,
+        wrapper: &str,
+        script: &Word,
+        site: &Site,
+        depth: usize,
+        cwd: Option<PathBuf>,
+    ) {
         let part = site.command.text.as_str();
         if !script.dynamic {
-            self.note(depth, || format!("script ({wrapper}): {}", limits::clip(&script.value, 120)));
+            self.note(depth, || {
+                format!("script ({wrapper}): {}", limits::clip(&script.value, 120))
+            });
             self.script(&script.value, depth + 1, cwd);
             return;
         }
@@ -571,7 +746,10 @@ impl<'a> Run<'a> {
                 self.find(
                     Verdict::Signed,
                     "parse.dynamic-script",
-                    format!("{wrapper} runs `{}`, which is only known when the command runs", limits::clip(&script.source, 80)),
+                    format!(
+                        "{wrapper} runs `{}`, which is only known when the command runs",
+                        limits::clip(&script.source, 80)
+                    ),
                     "Write the commands out literally so they can be checked.",
                     part,
                 );
@@ -593,11 +771,15 @@ impl<'a> Run<'a> {
                 self.script(&text, depth + 1, cwd);
             }
             Producer::Network(what) => {
-                self.note(depth, || format!("{who} reads its program from the network ({what})"));
+                self.note(depth, || {
+                    format!("{who} reads its program from the network ({what})")
+                });
                 self.floor(FloorRule::PipeNetworkShell, part, depth);
             }
             Producer::Opaque(what) => {
-                self.note(depth, || format!("{who} reads a program produced by {what}"));
+                self.note(depth, || {
+                    format!("{who} reads a program produced by {what}")
+                });
                 self.floor(FloorRule::PipeOpaqueShell, part, depth);
             }
             Producer::Dynamic => {
@@ -622,15 +804,27 @@ impl<'a> Run<'a> {
     }
 
     /// A shell or `source` running a script file by path.
-    fn program_file(&mut self, who: &str, file: &Word, site: &Site, depth: usize, cwd: Option<PathBuf>) {
+    fn program_file(
+        &mut self,
+        who: &str,
+        file: &Word,
+        site: &Site,
+        depth: usize,
+        cwd: Option<PathBuf>,
+    ) {
         let part = site.command.text.as_str();
-        if matches!(file.value.as_str(), "/dev/stdin" | "/proc/self/fd/0" | "/dev/fd/0" | "-") {
+        if matches!(
+            file.value.as_str(),
+            "/dev/stdin" | "/proc/self/fd/0" | "/dev/fd/0" | "-"
+        ) {
             self.program_from_stdin(who, site, depth, cwd);
             return;
         }
         if file.substitution {
             match substitution_producer(file) {
-                Producer::Network(_) => return self.floor(FloorRule::PipeNetworkShell, part, depth),
+                Producer::Network(_) => {
+                    return self.floor(FloorRule::PipeNetworkShell, part, depth);
+                }
                 Producer::Opaque(_) => return self.floor(FloorRule::PipeOpaqueShell, part, depth),
                 _ => {}
             }
@@ -643,7 +837,10 @@ impl<'a> Run<'a> {
         self.find(
             Effect::Exec.verdict(),
             "verb.exec",
-            format!("{who} runs {}, whose content portcullis does not check", limits::clip(&file.value, 120)),
+            format!(
+                "{who} runs {}, whose content portcullis does not check",
+                limits::clip(&file.value, 120)
+            ),
             Effect::Exec.remediation(),
             part,
         );
@@ -655,20 +852,34 @@ impl<'a> Run<'a> {
         let part = site.command.text.as_str();
         // A program given inline (`-c`, `-e`) that is a substitution.
         for (i, arg) in args.iter().enumerate() {
-            if matches!(arg.value.as_str(), "-c" | "-e" | "--eval" | "-p" | "--print" | "-r" | "-E") {
+            if matches!(
+                arg.value.as_str(),
+                "-c" | "-e" | "--eval" | "-p" | "--print" | "-r" | "-E"
+            ) {
                 if let Some(code) = args.get(i + 1) {
                     match substitution_producer(code) {
-                        Producer::Network(_) if code.substitution => self.floor(FloorRule::PipeNetworkShell, part, depth),
-                        Producer::Opaque(_) if code.substitution => self.floor(FloorRule::PipeOpaqueShell, part, depth),
+                        Producer::Network(_) if code.substitution => {
+                            self.floor(FloorRule::PipeNetworkShell, part, depth)
+                        }
+                        Producer::Opaque(_) if code.substitution => {
+                            self.floor(FloorRule::PipeOpaqueShell, part, depth)
+                        }
                         _ => {}
                     }
                 }
                 return;
             }
         }
-        let program = args.iter().find(|a| !a.value.starts_with('-') || a.value == "-");
+        let program = args
+            .iter()
+            .find(|a| !a.value.starts_with('-') || a.value == "-");
         let reads_stdin = match program {
-            None => !args.iter().any(|a| matches!(a.value.as_str(), "-m" | "--version" | "-V" | "--help" | "-h")),
+            None => !args.iter().any(|a| {
+                matches!(
+                    a.value.as_str(),
+                    "-m" | "--version" | "-V" | "--help" | "-h"
+                )
+            }),
             Some(p) => p.value == "-",
         };
         if reads_stdin && !matches!(site.command.stdin, Stdin::Inherited) {
@@ -691,7 +902,11 @@ impl<'a> Run<'a> {
 }
 
 fn suffix(note: &str) -> String {
-    if note.is_empty() { String::new() } else { format!(": {note}") }
+    if note.is_empty() {
+        String::new()
+    } else {
+        format!(": {note}")
+    }
 }
 
 /// The verb the tables know for a written command name, and whether it is a
@@ -701,7 +916,10 @@ fn verb_of(written: &str) -> (&str, bool) {
         return (written, false);
     }
     let normal = paths::normalise(std::path::Path::new(written));
-    let folder = normal.parent().map(|p| p.to_string_lossy().into_owned()).unwrap_or_default();
+    let folder = normal
+        .parent()
+        .map(|p| p.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let name = peel::verb_name(written);
     let system = written.starts_with('/') && PROGRAM_FOLDERS.contains(&folder.as_str());
     (name, !system)
@@ -712,7 +930,10 @@ fn find_exec_commands(args: &[Word]) -> Vec<Vec<Word>> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < args.len() {
-        if matches!(args[i].value.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir") {
+        if matches!(
+            args[i].value.as_str(),
+            "-exec" | "-execdir" | "-ok" | "-okdir"
+        ) {
             let start = i + 1;
             let mut end = start;
             while end < args.len() && !matches!(args[end].value.as_str(), ";" | "+") {
@@ -742,7 +963,10 @@ fn strip_find_exec(words: &[Word]) -> Vec<Word> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < words.len() {
-        if matches!(words[i].value.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir") {
+        if matches!(
+            words[i].value.as_str(),
+            "-exec" | "-execdir" | "-ok" | "-okdir"
+        ) {
             while i < words.len() && !matches!(words[i].value.as_str(), ";" | "+") {
                 i += 1;
             }
@@ -764,7 +988,11 @@ pub fn verbs(command: &str) -> Vec<(String, bool)> {
     for c in &script.commands {
         let (verb, words) = producer_verb(&c.words);
         let Some(head) = words.first() else { continue };
-        if head.dynamic || head.value.contains('/') || script.functions.contains(&verb) || verb.is_empty() {
+        if head.dynamic
+            || head.value.contains('/')
+            || script.functions.contains(&verb)
+            || verb.is_empty()
+        {
             continue;
         }
         let known = lexicon::lookup(&verb).is_some()
@@ -785,7 +1013,10 @@ fn producer_verb(words: &[Word]) -> (String, Vec<Word>) {
             _ => break,
         }
     }
-    let verb = words.first().map(|w| peel::verb_name(&w.value).to_string()).unwrap_or_default();
+    let verb = words
+        .first()
+        .map(|w| peel::verb_name(&w.value).to_string())
+        .unwrap_or_default();
     (verb, words)
 }
 
@@ -831,7 +1062,10 @@ fn stdin_producer(site: &Site) -> Producer {
                         literal.push('\n');
                     }
                     "cat" if words.len() == 1 => match &command.stdin {
-                        Stdin::Heredoc { body, literal: true } => literal.push_str(body),
+                        Stdin::Heredoc {
+                            body,
+                            literal: true,
+                        } => literal.push_str(body),
                         _ => verdict = verdict.or(Some(Producer::Opaque("cat".into()))),
                     },
                     "cat" => verdict = verdict.or(Some(Producer::File)),
@@ -869,7 +1103,10 @@ mod tests {
     use super::*;
 
     fn verdict(line: &str) -> (Verdict, String) {
-        let location = Location { cwd: Some("/home/u/proj".into()), home: Some("/home/u".into()) };
+        let location = Location {
+            cwd: Some("/home/u/proj".into()),
+            home: Some("/home/u".into()),
+        };
         let d = evaluate(line, &location);
         (d.verdict(), d.top.rule)
     }
@@ -892,7 +1129,12 @@ mod tests {
             "bash <<'EOF'\nrm -rf /\nEOF",
             "echo 'rm -rf /' | sh",
         ] {
-            assert_eq!(verdict(line).0, Verdict::Blocked, "{line}: {:?}", verdict(line));
+            assert_eq!(
+                verdict(line).0,
+                Verdict::Blocked,
+                "{line}: {:?}",
+                verdict(line)
+            );
         }
     }
 
@@ -906,7 +1148,12 @@ mod tests {
             "cat <<<'git reset --hard'",
             "grep 'rm -rf' Makefile",
         ] {
-            assert_eq!(verdict(line).0, Verdict::Free, "{line}: {:?}", verdict(line));
+            assert_eq!(
+                verdict(line).0,
+                Verdict::Free,
+                "{line}: {:?}",
+                verdict(line)
+            );
         }
     }
 }

@@ -49,16 +49,21 @@ pub fn check_command(inv: &Invocation) -> Vec<FloorRule> {
             }
         }
         "init" | "telinit" => {
-            if inv.args.iter().any(|a| matches!(a.value.as_str(), "0" | "6")) {
+            if inv
+                .args
+                .iter()
+                .any(|a| matches!(a.value.as_str(), "0" | "6"))
+            {
                 hits.push(FloorRule::SystemPower);
             }
         }
         "systemctl" | "loginctl" => {
-            if inv
-                .args
-                .iter()
-                .any(|a| matches!(a.value.as_str(), "poweroff" | "reboot" | "halt" | "kexec" | "soft-reboot"))
-            {
+            if inv.args.iter().any(|a| {
+                matches!(
+                    a.value.as_str(),
+                    "poweroff" | "reboot" | "halt" | "kexec" | "soft-reboot"
+                )
+            }) {
                 hits.push(FloorRule::SystemPower);
             }
         }
@@ -84,13 +89,27 @@ pub fn check_command(inv: &Invocation) -> Vec<FloorRule> {
 /// `cargo uninstall portcullis`, `claude plugin disable portcullis` and the like.
 fn uninstalls_the_guard(inv: &Invocation) -> bool {
     const TOOLS: &[&str] = &[
-        "apt", "apt-get", "brew", "cargo", "claude", "dnf", "nix-env", "npm", "pacman", "pip", "pip3", "pipx",
-        "pnpm", "snap", "yarn", "yum",
+        "apt", "apt-get", "brew", "cargo", "claude", "dnf", "nix-env", "npm", "pacman", "pip",
+        "pip3", "pipx", "pnpm", "snap", "yarn", "yum",
     ];
-    const REMOVALS: &[&str] = &["disable", "erase", "purge", "r", "remove", "rm", "un", "uninstall"];
+    const REMOVALS: &[&str] = &[
+        "disable",
+        "erase",
+        "purge",
+        "r",
+        "remove",
+        "rm",
+        "un",
+        "uninstall",
+    ];
     TOOLS.contains(&inv.verb)
-        && inv.args.iter().any(|a| a.value == "portcullis" || a.value.starts_with("portcullis@"))
-        && inv.args.iter().any(|a| REMOVALS.contains(&a.value.as_str()) || a.value == "-R" || a.value == "--uninstall")
+        && inv
+            .args
+            .iter()
+            .any(|a| a.value == "portcullis" || a.value.starts_with("portcullis@"))
+        && inv.args.iter().any(|a| {
+            REMOVALS.contains(&a.value.as_str()) || a.value == "-R" || a.value == "--uninstall"
+        })
 }
 
 /// The floor rules a write to `target` breaks, whatever wrote it
@@ -109,11 +128,15 @@ pub fn check_write_target(target: &Target, location: &Location) -> Vec<FloorRule
     if HISTORY_FILES.contains(&name.as_str()) || raw.ends_with("fish/fish_history") {
         hits.push(FloorRule::HistoryWipe);
     }
-    let text = path.map(|p| p.to_string_lossy().into_owned()).unwrap_or_else(|| raw.to_string());
+    let text = path
+        .map(|p| p.to_string_lossy().into_owned())
+        .unwrap_or_else(|| raw.to_string());
     if is_claude_settings(&text) {
         hits.push(FloorRule::GuardSettings);
     }
-    if name == "portcullis" || text.contains("/.claude/plugins/") && text.contains("portcullis") || is_own_binary(path)
+    if name == "portcullis"
+        || text.contains("/.claude/plugins/") && text.contains("portcullis")
+        || is_own_binary(path)
     {
         hits.push(FloorRule::GuardBinary);
     }
@@ -141,7 +164,10 @@ fn is_own_binary(path: Option<&Path>) -> bool {
 
 fn is_disk_formatter(verb: &str) -> bool {
     verb.starts_with("mkfs")
-        || matches!(verb, "mke2fs" | "mkdosfs" | "mkntfs" | "mkexfatfs" | "wipefs" | "mkswap" | "blkdiscard")
+        || matches!(
+            verb,
+            "mke2fs" | "mkdosfs" | "mkntfs" | "mkexfatfs" | "wipefs" | "mkswap" | "blkdiscard"
+        )
 }
 
 /// `-x` present, alone or in a cluster, before `--`.
@@ -201,7 +227,11 @@ fn has_long(args: &[Word], long: &str, abbrev: bool) -> bool {
     options(args).any(|o| {
         o.strip_prefix("--").is_some_and(|rest| {
             let name = rest.split('=').next().unwrap_or(rest);
-            name == want || abbrev && name.len() >= 2 && want.starts_with(name) && !name.starts_with("no-") == !want.starts_with("no-")
+            name == want
+                || abbrev
+                    && name.len() >= 2
+                    && want.starts_with(name)
+                    && !name.starts_with("no-") == !want.starts_with("no-")
         })
     })
 }
@@ -229,7 +259,10 @@ fn operands(args: &[Word]) -> Vec<&Word> {
 }
 
 fn only_help(args: &[Word]) -> bool {
-    !args.is_empty() && args.iter().all(|a| matches!(a.value.as_str(), "--help" | "-h" | "--version"))
+    !args.is_empty()
+        && args
+            .iter()
+            .all(|a| matches!(a.value.as_str(), "--help" | "-h" | "--version"))
 }
 
 /// Every target a word may name: braces expanded (`/{etc,usr}`), then resolved.
@@ -309,7 +342,9 @@ fn place_rule(place: Place) -> Option<FloorRule> {
 }
 
 fn check_rm(inv: &Invocation, hits: &mut Vec<FloorRule>) {
-    let recursive = has_short(inv.args, 'r') || has_short(inv.args, 'R') || has_long(inv.args, "--recursive", false);
+    let recursive = has_short(inv.args, 'r')
+        || has_short(inv.args, 'R')
+        || has_long(inv.args, "--recursive", false);
     let force = has_short(inv.args, 'f') || has_long(inv.args, "--force", false);
     if has_long(inv.args, "--no-preserve-root", false) {
         hits.push(FloorRule::RmRoot);
@@ -335,7 +370,9 @@ fn check_find(inv: &Invocation, hits: &mut Vec<FloorRule>) {
     let deletes = words.iter().enumerate().any(|(i, w)| {
         *w == "-delete"
             || matches!(*w, "-exec" | "-execdir" | "-ok" | "-okdir")
-                && words.get(i + 1).is_some_and(|v| matches!(v.rsplit('/').next(), Some("rm" | "shred" | "unlink")))
+                && words.get(i + 1).is_some_and(|v| {
+                    matches!(v.rsplit('/').next(), Some("rm" | "shred" | "unlink"))
+                })
     });
     if !deletes {
         return;
@@ -359,7 +396,11 @@ fn check_permissions(inv: &Invocation, hits: &mut Vec<FloorRule>) {
     let recursive = has_short(inv.args, 'R') || has_long(inv.args, "--recursive", false);
     let ops = operands(inv.args);
     let reference = has_long(inv.args, "--reference", false);
-    let (mode, paths) = if reference || ops.is_empty() { (None, &ops[..]) } else { (Some(ops[0]), &ops[1..]) };
+    let (mode, paths) = if reference || ops.is_empty() {
+        (None, &ops[..])
+    } else {
+        (Some(ops[0]), &ops[1..])
+    };
     for word in paths {
         for target in targets_of(word, inv.location, inv.location.cwd.as_deref()) {
             let place = target.place(inv.location.home.as_deref());
@@ -386,7 +427,11 @@ fn check_permissions(inv: &Invocation, hits: &mut Vec<FloorRule>) {
 /// or symbolic `o+w`, `a+w`, `+w`, `a=rwx`, `ugo+rwx`.
 fn is_world_writable(mode: &str) -> bool {
     if !mode.is_empty() && mode.chars().all(|c| c.is_digit(8)) {
-        return mode.chars().last().and_then(|c| c.to_digit(8)).is_some_and(|d| d & 2 != 0);
+        return mode
+            .chars()
+            .last()
+            .and_then(|c| c.to_digit(8))
+            .is_some_and(|d| d & 2 != 0);
     }
     mode.split(',').any(|clause| {
         let op = clause.find(['+', '=']);
@@ -469,7 +514,11 @@ fn check_git(inv: &Invocation, hits: &mut Vec<FloorRule>) {
             }
         }
         "stash" => {
-            if rest.iter().find(|w| !w.value.starts_with('-')).is_some_and(|w| matches!(w.value.as_str(), "drop" | "clear")) {
+            if rest
+                .iter()
+                .find(|w| !w.value.starts_with('-'))
+                .is_some_and(|w| matches!(w.value.as_str(), "drop" | "clear"))
+            {
                 hits.push(FloorRule::GitStashDestroy);
             }
         }
@@ -484,11 +533,22 @@ fn check_git(inv: &Invocation, hits: &mut Vec<FloorRule>) {
             }
         }
         "config" => {
-            let reads = long("--get") || long("--get-all") || long("--get-regexp") || long("--list") || short('l');
-            let names_hooks = rest.iter().any(|w| w.value.to_ascii_lowercase() == "core.hookspath");
-            let sets_via_sub = rest.first().is_some_and(|w| matches!(w.value.as_str(), "set" | "unset"));
+            let reads = long("--get")
+                || long("--get-all")
+                || long("--get-regexp")
+                || long("--list")
+                || short('l');
+            let names_hooks = rest
+                .iter()
+                .any(|w| w.value.to_ascii_lowercase() == "core.hookspath");
+            let sets_via_sub = rest
+                .first()
+                .is_some_and(|w| matches!(w.value.as_str(), "set" | "unset"));
             if names_hooks && (!reads || sets_via_sub) {
-                let only_key = operands(rest).len() == 1 && !long("--unset") && !long("--unset-all") && !sets_via_sub;
+                let only_key = operands(rest).len() == 1
+                    && !long("--unset")
+                    && !long("--unset-all")
+                    && !sets_via_sub;
                 if !only_key {
                     hits.push(FloorRule::GitHooksPath);
                 }
@@ -507,13 +567,21 @@ fn check_git_push(rest: &[Word], hits: &mut Vec<FloorRule>) {
     if long("--no-verify") {
         hits.push(FloorRule::GitNoVerify);
     }
-    let refspecs: Vec<&str> = operands(rest).iter().skip(1).map(|w| w.value.as_str()).collect();
+    let refspecs: Vec<&str> = operands(rest)
+        .iter()
+        .skip(1)
+        .map(|w| w.value.as_str())
+        .collect();
     let exact_force = rest.iter().any(|w| {
         let v = w.value.as_str();
-        v == "--force" || v.starts_with("--force=") || (!v.starts_with("--") && v.starts_with('-') && v[1..].contains('f'))
+        v == "--force"
+            || v.starts_with("--force=")
+            || (!v.starts_with("--") && v.starts_with('-') && v[1..].contains('f'))
     });
     let plus_refspec = refspecs.iter().any(|r| r.starts_with('+'));
-    let lease = rest.iter().any(|w| w.value.starts_with("--force-with-lease") || w.value.starts_with("--force-if-includes"));
+    let lease = rest.iter().any(|w| {
+        w.value.starts_with("--force-with-lease") || w.value.starts_with("--force-if-includes")
+    });
     let abbreviated_force = !lease && long("--force");
     if exact_force || plus_refspec || abbreviated_force || long("--mirror") {
         hits.push(FloorRule::GitForcePush);
@@ -523,14 +591,21 @@ fn check_git_push(rest: &[Word], hits: &mut Vec<FloorRule>) {
         // default branch. Without a refspec the branch is unknown.
         let to_default = refspecs.is_empty()
             || refspecs.iter().any(|r| {
-                let dst = r.rsplit(':').next().unwrap_or(r).trim_start_matches("refs/heads/");
+                let dst = r
+                    .rsplit(':')
+                    .next()
+                    .unwrap_or(r)
+                    .trim_start_matches("refs/heads/");
                 DEFAULT_BRANCHES.contains(&dst)
             });
         if to_default {
             hits.push(FloorRule::GitForcePush);
         }
     }
-    if long("--delete") || has_short(rest, 'd') || long("--prune") || refspecs.iter().any(|r| r.starts_with(':') && r.len() > 1)
+    if long("--delete")
+        || has_short(rest, 'd')
+        || long("--prune")
+        || refspecs.iter().any(|r| r.starts_with(':') && r.len() > 1)
     {
         hits.push(FloorRule::GitPushDelete);
     }
@@ -540,7 +615,10 @@ fn check_git_push(rest: &[Word], hits: &mut Vec<FloorRule>) {
 fn pathspec_is_whole_tree(rest: &[Word]) -> bool {
     operands(rest).iter().any(|w| {
         w.glob && w.value == "*"
-            || matches!(w.value.as_str(), "." | "./" | ":/" | ":/." | ":/*" | ":(top)" | ".." | "../" | "*" | ":")
+            || matches!(
+                w.value.as_str(),
+                "." | "./" | ":/" | ":/." | ":/*" | ":(top)" | ".." | "../" | "*" | ":"
+            )
     })
 }
 
@@ -558,7 +636,11 @@ fn check_kill(inv: &Invocation, hits: &mut Vec<FloorRule>) {
             i = 1;
         }
     }
-    let targets = args.iter().skip(i).map(|w| w.value.as_str()).filter(|w| *w != "--");
+    let targets = args
+        .iter()
+        .skip(i)
+        .map(|w| w.value.as_str())
+        .filter(|w| *w != "--");
     for t in targets {
         if t == "-1" {
             hits.push(FloorRule::KillAll);
@@ -579,7 +661,9 @@ mod tests {
 
     #[test]
     fn world_writable_modes() {
-        for m in ["777", "0777", "o+w", "a+rwx", "+w", "ugo+rwx", "a=rwx", "666"] {
+        for m in [
+            "777", "0777", "o+w", "a+rwx", "+w", "ugo+rwx", "a=rwx", "666",
+        ] {
             assert!(is_world_writable(m), "{m}");
         }
         for m in ["755", "644", "u+x", "g+w", "go-w"] {

@@ -23,7 +23,10 @@ pub struct HookOptions {
 
 impl Default for HookOptions {
     fn default() -> Self {
-        HookOptions { free_allows: true, unknown_asks: false }
+        HookOptions {
+            free_allows: true,
+            unknown_asks: false,
+        }
     }
 }
 
@@ -45,9 +48,16 @@ pub enum HookError {
 impl fmt::Display for HookError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            HookError::Empty => write!(f, "empty input: expected a PreToolUse JSON request on stdin"),
+            HookError::Empty => write!(
+                f,
+                "empty input: expected a PreToolUse JSON request on stdin"
+            ),
             HookError::NotUtf8 => write!(f, "input is not valid UTF-8"),
-            HookError::TooLarge(n) => write!(f, "input of {n} bytes is over the {} byte limit", crate::limits::MAX_STDIN_BYTES),
+            HookError::TooLarge(n) => write!(
+                f,
+                "input of {n} bytes is over the {} byte limit",
+                crate::limits::MAX_STDIN_BYTES
+            ),
             HookError::NotJson(e) => write!(f, "input is not JSON: {e}"),
             HookError::Shape(e) => write!(f, "unexpected request: {e}"),
         }
@@ -88,8 +98,14 @@ pub fn parse_request(input: &[u8], home: Option<PathBuf>) -> Result<Request, Hoo
         return Err(HookError::Empty);
     }
     let value: Value = serde_json::from_str(text).map_err(|e| HookError::NotJson(e.to_string()))?;
-    let object = value.as_object().ok_or_else(|| HookError::Shape("the request is not a JSON object".into()))?;
-    let cwd = object.get("cwd").and_then(Value::as_str).filter(|c| c.starts_with('/')).map(PathBuf::from);
+    let object = value
+        .as_object()
+        .ok_or_else(|| HookError::Shape("the request is not a JSON object".into()))?;
+    let cwd = object
+        .get("cwd")
+        .and_then(Value::as_str)
+        .filter(|c| c.starts_with('/'))
+        .map(PathBuf::from);
     let location = Location { cwd, home };
     let tool = object
         .get("tool_name")
@@ -99,7 +115,12 @@ pub fn parse_request(input: &[u8], home: Option<PathBuf>) -> Result<Request, Hoo
     let input = object.get("tool_input").or_else(|| object.get("args"));
     let is_shell = matches!(tool, "Bash" | "bash" | "shell" | "PowerShell");
     if !is_shell {
-        return Ok(Request { call: ToolCall::Other { tool: tool.to_string() }, location });
+        return Ok(Request {
+            call: ToolCall::Other {
+                tool: tool.to_string(),
+            },
+            location,
+        });
     }
     let input = input.ok_or_else(|| HookError::Shape("no tool_input".into()))?;
     let command = input
@@ -108,7 +129,12 @@ pub fn parse_request(input: &[u8], home: Option<PathBuf>) -> Result<Request, Hoo
     let command = command
         .as_str()
         .ok_or_else(|| HookError::Shape("tool_input.command is not a string".into()))?;
-    Ok(Request { call: ToolCall::Bash { command: command.to_string() }, location })
+    Ok(Request {
+        call: ToolCall::Bash {
+            command: command.to_string(),
+        },
+        location,
+    })
 }
 
 /// The PreToolUse output for a decision, or `None` for no output.

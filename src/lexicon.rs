@@ -185,7 +185,15 @@ pub fn classify(verb: &str, argv: &[Word]) -> Option<Classified> {
             note = flag.note;
         }
     }
-    Some(Classified { effect, rule, path, spec, note, writes, operands })
+    Some(Classified {
+        effect,
+        rule,
+        path,
+        spec,
+        note,
+        writes,
+        operands,
+    })
 }
 
 /// An option word: starts with `-` and is more than `-` alone.
@@ -206,13 +214,21 @@ fn find_sub(spec: &'static Spec, argv: &[Word], start: usize) -> Option<(&'stati
             let name = argv.get(i + 1)?.value.as_str();
             return spec.sub(name).map(|s| (s, i + 2));
         }
-        if let Some(opt) = spec.sub_opts.iter().find(|o| o.len() == 2 && word.starts_with(*o) && word.len() > 2) {
+        if let Some(opt) = spec
+            .sub_opts
+            .iter()
+            .find(|o| o.len() == 2 && word.starts_with(*o) && word.len() > 2)
+        {
             return spec.sub(&word[opt.len()..]).map(|s| (s, i + 1));
         }
         // Options, `+toolchain` (cargo) and `NAME=value` (make) come before
         // the subcommand.
         if is_option(word) || word.starts_with('+') || crate::peel::is_assignment(word) {
-            i += if takes_separate_value(spec, word) { 2 } else { 1 };
+            i += if takes_separate_value(spec, word) {
+                2
+            } else {
+                1
+            };
             continue;
         }
         return spec.sub(word).map(|s| (s, i + 1));
@@ -275,7 +291,11 @@ fn flag_matches(spec: &Spec, flag: &FlagRule, word: &str) -> Option<bool> {
                     break;
                 }
             }
-        } else if word == *spelling || word.strip_prefix(*spelling).is_some_and(|r| r.starts_with('=')) {
+        } else if word == *spelling
+            || word
+                .strip_prefix(*spelling)
+                .is_some_and(|r| r.starts_with('='))
+        {
             return Some(word.len() > spelling.len());
         }
     }
@@ -286,9 +306,12 @@ fn is_help_or_version(args: &[Word]) -> bool {
     let alone_v = args.len() == 1 && args[0].value == "-v";
     alone_v
         || !args.is_empty()
-            && args
-                .iter()
-                .all(|w| matches!(w.value.as_str(), "--help" | "-h" | "--version" | "-V" | "-version" | "help"))
+            && args.iter().all(|w| {
+                matches!(
+                    w.value.as_str(),
+                    "--help" | "-h" | "--version" | "-V" | "-version" | "help"
+                )
+            })
 }
 
 #[cfg(test)]

@@ -15,7 +15,7 @@ const USAGE: &str = "usage:
   portcullis hook [--host claude|opencode] [--free allow|defer] [--unknown defer|ask]
   portcullis check [--json] [--cwd DIR] -- COMMAND
   portcullis explain [--tree] [--cwd DIR] -- COMMAND
-  portcullis replay [--format lines] [--json] [--cwd DIR] FILE|-
+  portcullis replay [--format lines|jsonl] [--json] [--cwd DIR] FILE|-
   portcullis rules";
 
 /// A usage or input error: one line on stderr, exit 2.
@@ -26,10 +26,16 @@ fn main() -> ExitCode {
     // host reads as "no opinion" (Claude Code runs the tool on any code but
     // 0 and 2). One line on stderr, exit 2.
     std::panic::set_hook(Box::new(|info| {
-        let location = info.location().map(|l| format!(" at {}:{}", l.file(), l.line())).unwrap_or_default();
+        let location = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
         eprintln!("portcullis: internal error{location}; blocking to be safe");
     }));
-    let args: Vec<String> = std::env::args_os().skip(1).map(|a| a.to_string_lossy().into_owned()).collect();
+    let args: Vec<String> = std::env::args_os()
+        .skip(1)
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
     match std::panic::catch_unwind(|| run(&args)) {
         Ok(Ok(code)) => ExitCode::from(code),
         Ok(Err(CliError(message))) => {
@@ -63,7 +69,9 @@ fn run(args: &[String]) -> Result<u8, CliError> {
 }
 
 fn home() -> Option<PathBuf> {
-    std::env::var_os("HOME").filter(|h| !h.is_empty()).map(PathBuf::from)
+    std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from)
 }
 
 /// Options shared by `check`, `explain` and `replay`, and the words after `--`.
@@ -76,11 +84,21 @@ struct Common {
 }
 
 fn parse_common(args: &[String], allow: &[&str]) -> Result<Common, CliError> {
-    let mut common = Common { json: false, tree: false, cwd: None, format: "lines".into(), positional: Vec::new() };
+    let mut common = Common {
+        json: false,
+        tree: false,
+        cwd: None,
+        format: "lines".into(),
+        positional: Vec::new(),
+    };
     let mut i = 0;
     while i < args.len() {
         let arg = args[i].as_str();
-        let value = |i: usize| args.get(i + 1).cloned().ok_or_else(|| CliError(format!("{arg} needs a value")));
+        let value = |i: usize| {
+            args.get(i + 1)
+                .cloned()
+                .ok_or_else(|| CliError(format!("{arg} needs a value")))
+        };
         match arg {
             "--" => {
                 common.positional.extend(args[i + 1..].iter().cloned());
@@ -97,7 +115,9 @@ fn parse_common(args: &[String], allow: &[&str]) -> Result<Common, CliError> {
                 i += 1;
             }
             "-" => common.positional.push(arg.to_string()),
-            a if a.starts_with('-') => return Err(CliError(format!("unknown option `{a}`\n{USAGE}"))),
+            a if a.starts_with('-') => {
+                return Err(CliError(format!("unknown option `{a}`\n{USAGE}")));
+            }
             a => common.positional.push(a.to_string()),
         }
         i += 1;
@@ -106,7 +126,10 @@ fn parse_common(args: &[String], allow: &[&str]) -> Result<Common, CliError> {
 }
 
 fn location(cwd: Option<PathBuf>) -> Location {
-    Location { cwd: cwd.or_else(|| std::env::current_dir().ok()), home: home() }
+    Location {
+        cwd: cwd.or_else(|| std::env::current_dir().ok()),
+        home: home(),
+    }
 }
 
 fn hook_command(args: &[String]) -> Result<u8, CliError> {
@@ -123,7 +146,10 @@ fn hook_command(args: &[String]) -> Result<u8, CliError> {
             ("--unknown", Some("defer")) => options.unknown_asks = false,
             ("--unknown", Some("ask")) => options.unknown_asks = true,
             (flag, value) => {
-                return Err(CliError(format!("bad hook option `{flag} {}`\n{USAGE}", value.unwrap_or(""))));
+                return Err(CliError(format!(
+                    "bad hook option `{flag} {}`\n{USAGE}",
+                    value.unwrap_or("")
+                )));
             }
         }
         i += 2;
@@ -183,7 +209,13 @@ fn explain_command(args: &[String]) -> Result<u8, CliError> {
     }
     println!("findings:");
     for f in &decision.findings {
-        println!("  {} {}: {} [in `{}`]", f.verdict, f.rule, f.reason, limits::clip(&f.part, 100));
+        println!(
+            "  {} {}: {} [in `{}`]",
+            f.verdict,
+            f.rule,
+            f.reason,
+            limits::clip(&f.part, 100)
+        );
     }
     println!("decision: {}", render::human_line(&decision));
     Ok(decision.verdict().exit_code())
@@ -191,19 +223,23 @@ fn explain_command(args: &[String]) -> Result<u8, CliError> {
 
 fn replay_command(args: &[String]) -> Result<u8, CliError> {
     let common = parse_common(args, &["--json", "--format"])?;
-    if common.format != "lines" {
-        return Err(CliError(format!(
-            "replay format `{}` is not supported yet; use --format lines",
-            common.format
-        )));
-    }
+    let jsonl = match common.format.as_str() {
+        "lines" => false,
+        "jsonl" => true,
+        other => {
+            return Err(CliError(format!(
+                "replay format `{other}` is not supported yet; use --format lines or jsonl"
+            )));
+        }
+    };
     let [source] = common.positional.as_slice() else {
         return Err(CliError(format!("replay takes one FILE or -\n{USAGE}")));
     };
     let reader: Box<dyn BufRead> = if source == "-" {
         Box::new(io::BufReader::new(io::stdin()))
     } else {
-        let file = std::fs::File::open(source).map_err(|e| CliError(format!("cannot open {source}: {e}")))?;
+        let file = std::fs::File::open(source)
+            .map_err(|e| CliError(format!("cannot open {source}: {e}")))?;
         Box::new(io::BufReader::new(file))
     };
     let location = location(common.cwd.clone());
@@ -216,15 +252,29 @@ fn replay_command(args: &[String]) -> Result<u8, CliError> {
         let line = line.strip_suffix(b"\r").unwrap_or(&line);
         let (command, decision) = match std::str::from_utf8(line) {
             Ok(text) if text.trim().is_empty() => continue,
+            Ok(text) if jsonl => match jsonl_command(text) {
+                Some(command) => {
+                    let decision = portcullis::evaluate(&command, &location);
+                    (command, decision)
+                }
+                None => (
+                    text.to_string(),
+                    unreadable_line(
+                        number + 1,
+                        "is not a JSON string or an object with \"command\" or \"cmd\"",
+                    ),
+                ),
+            },
             Ok(text) => (text.to_string(), portcullis::evaluate(text, &location)),
             Err(_) => {
                 let text = String::from_utf8_lossy(line).into_owned();
-                (text, invalid_utf8(number + 1))
+                (text, unreadable_line(number + 1, "is not valid UTF-8"))
             }
         };
         counts[decision.verdict() as usize] += 1;
         if common.json {
-            writeln!(out, "{}", render::json_object(&decision, Some(&command))).map_err(write_err)?;
+            writeln!(out, "{}", render::json_object(&decision, Some(&command)))
+                .map_err(write_err)?;
         } else {
             let top = &decision.top;
             writeln!(out, "{}\t{}\t{}", top.verdict, top.rule, command).map_err(write_err)?;
@@ -246,13 +296,29 @@ fn replay_command(args: &[String]) -> Result<u8, CliError> {
     Ok(0)
 }
 
-fn invalid_utf8(line: usize) -> portcullis::Decision {
+/// The command of one JSONL line: a JSON string, or an object with a
+/// string `command` or `cmd`.
+fn jsonl_command(line: &str) -> Option<String> {
+    let value: serde_json::Value = serde_json::from_str(line).ok()?;
+    match &value {
+        serde_json::Value::String(s) => Some(s.clone()),
+        serde_json::Value::Object(map) => map
+            .get("command")
+            .or_else(|| map.get("cmd"))
+            .and_then(|c| c.as_str())
+            .map(str::to_string),
+        _ => None,
+    }
+}
+
+fn unreadable_line(line: usize, why: &str) -> portcullis::Decision {
     portcullis::Decision::from_findings(
         vec![portcullis::Finding {
             verdict: Verdict::Signed,
             rule: "parse.encoding".into(),
-            reason: format!("line {line} is not valid UTF-8"),
-            remediation: "Re-encode the history as UTF-8.".into(),
+            reason: format!("line {line} {why}"),
+            remediation:
+                "Fix the line: one command per line, UTF-8, JSON where the format is JSONL.".into(),
             part: String::new(),
         }],
         "",
@@ -278,8 +344,14 @@ fn rules_command(args: &[String]) -> Result<u8, CliError> {
         rules::WRAPPERS.len(),
         rules::SHELLS.len()
     ));
-    for class in ["inspect", "build", "test", "format", "mutate", "install", "network", "publish", "destroy", "exec"] {
-        let count = rules::LEXICON.iter().filter(|s| s.class.as_str() == class).count();
+    for class in [
+        "inspect", "build", "test", "format", "mutate", "install", "network", "publish", "destroy",
+        "exec",
+    ] {
+        let count = rules::LEXICON
+            .iter()
+            .filter(|s| s.class.as_str() == class)
+            .count();
         let verdict = rules::LEXICON
             .iter()
             .find(|s| s.class.as_str() == class)

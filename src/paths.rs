@@ -75,8 +75,10 @@ const DEVICE_PREFIXES: &[&str] = &[
 
 /// Paths that are writable but write no file.
 pub fn is_sink(path: &str) -> bool {
-    matches!(path, "/dev/null" | "/dev/stdout" | "/dev/stderr" | "/dev/tty" | "-")
-        || path.starts_with("/dev/fd/")
+    matches!(
+        path,
+        "/dev/null" | "/dev/stdout" | "/dev/stderr" | "/dev/tty" | "-"
+    ) || path.starts_with("/dev/fd/")
         || path.starts_with("/dev/pts/")
 }
 
@@ -89,7 +91,12 @@ impl Location {
     /// Resolves a word against an explicit working folder (`git -C dir`).
     pub fn resolve_in(&self, word: &Word, cwd: Option<&Path>) -> Target {
         let raw = word.value.clone();
-        let mut target = Target { path: None, raw: raw.clone(), glob: word.glob, empty_var_hazard: None };
+        let mut target = Target {
+            path: None,
+            raw: raw.clone(),
+            glob: word.glob,
+            empty_var_hazard: None,
+        };
         let home = self.home.as_deref();
         let (base, rest): (Option<PathBuf>, &str) = if word.tilde {
             let after = &raw[1..];
@@ -97,7 +104,10 @@ impl Location {
             match user {
                 "" => (home.map(Path::to_path_buf), rest),
                 "root" => (Some(PathBuf::from("/root")), rest),
-                u if u.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.') => {
+                u if u
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-' || c == '.') =>
+                {
                     (Some(PathBuf::from("/home").join(u)), rest)
                 }
                 _ => (None, ""),
@@ -105,7 +115,9 @@ impl Location {
         } else if let Some((var, rest)) = leading_variable(&raw).filter(|_| word.dynamic) {
             // `${NAME:?}`, `${NAME:-x}`: the name, and whether an empty
             // value stops the shell.
-            let name_end = var.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(var.len());
+            let name_end = var
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(var.len());
             let (name, modifier) = var.split_at(name_end);
             match name {
                 "HOME" => (home.map(Path::to_path_buf), rest),
@@ -191,7 +203,11 @@ impl Target {
 
     /// The raw text ends in a glob that matches every entry of its folder.
     fn glob_all_in_folder(&self) -> bool {
-        self.glob && (self.raw.ends_with("/*") || self.raw.ends_with("/.*") || self.raw == "*" || self.raw.ends_with("/{*,.*}"))
+        self.glob
+            && (self.raw.ends_with("/*")
+                || self.raw.ends_with("/.*")
+                || self.raw == "*"
+                || self.raw.ends_with("/{*,.*}"))
     }
 }
 
@@ -204,11 +220,19 @@ fn place_of(path: &Path, all_contents: bool, home: Option<&Path>) -> Place {
     };
     let text = folder.to_string_lossy();
     if folder == Path::new("/") {
-        return if contents { Place::RootContents } else { Place::Root };
+        return if contents {
+            Place::RootContents
+        } else {
+            Place::Root
+        };
     }
     if let Some(home) = home {
         if folder == home {
-            return if contents { Place::HomeContents } else { Place::Home };
+            return if contents {
+                Place::HomeContents
+            } else {
+                Place::Home
+            };
         }
         if folder.starts_with(home) {
             return Place::Ordinary;
@@ -226,7 +250,10 @@ fn place_of(path: &Path, all_contents: bool, home: Option<&Path>) -> Place {
         return Place::System;
     }
     // Direct contents of a system folder (`/etc/passwd`, `/usr/lib`).
-    if folder.parent().is_some_and(|p| is_system_folder(&p.to_string_lossy())) {
+    if folder
+        .parent()
+        .is_some_and(|p| is_system_folder(&p.to_string_lossy()))
+    {
         return Place::System;
     }
     Place::Ordinary
@@ -241,7 +268,10 @@ mod tests {
     use super::*;
 
     fn loc() -> Location {
-        Location { cwd: Some("/home/u/proj".into()), home: Some("/home/u".into()) }
+        Location {
+            cwd: Some("/home/u/proj".into()),
+            home: Some("/home/u".into()),
+        }
     }
 
     fn place(raw: &str, glob: bool) -> Place {

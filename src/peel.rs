@@ -67,13 +67,19 @@ pub fn verb_name(word: &str) -> &str {
 
 /// Peels one layer off `words` (`words[0]` is the candidate wrapper).
 pub fn peel(words: &[Word]) -> Step {
-    let Some(first) = words.first() else { return Step::Verb };
+    let Some(first) = words.first() else {
+        return Step::Verb;
+    };
     let name = verb_name(&first.value);
     if rules::is_shell(name) {
         return peel_shell(words);
     }
     if name == "eval" {
-        return Step::Script { wrapper: "eval".into(), class: Effect::Inspect, script: join(&words[1..]) };
+        return Step::Script {
+            wrapper: "eval".into(),
+            class: Effect::Inspect,
+            script: join(&words[1..]),
+        };
     }
     match rules::wrapper(name) {
         Some(w) => peel_wrapper(w, words),
@@ -134,15 +140,25 @@ fn peel_shell(words: &[Word]) -> Step {
     }
     if command_mode {
         return match words.get(i) {
-            Some(script) => Step::Script { wrapper: format!("{wrapper} -c"), class: Effect::Inspect, script: script.clone() },
-            None => Step::Alone { wrapper, class: Effect::Exec },
+            Some(script) => Step::Script {
+                wrapper: format!("{wrapper} -c"),
+                class: Effect::Inspect,
+                script: script.clone(),
+            },
+            None => Step::Alone {
+                wrapper,
+                class: Effect::Exec,
+            },
         };
     }
     if stdin_mode {
         return Step::ShellStdin { wrapper };
     }
     match words.get(i) {
-        Some(file) => Step::ShellFile { wrapper, file: file.clone() },
+        Some(file) => Step::ShellFile {
+            wrapper,
+            file: file.clone(),
+        },
         None => Step::ShellStdin { wrapper },
     }
 }
@@ -150,7 +166,11 @@ fn peel_shell(words: &[Word]) -> Step {
 /// The static name of a shell, for messages.
 fn shell_name(word: &str) -> &'static str {
     let name = verb_name(word);
-    rules::SHELLS.iter().find(|s| **s == name).copied().unwrap_or("sh")
+    rules::SHELLS
+        .iter()
+        .find(|s| **s == name)
+        .copied()
+        .unwrap_or("sh")
 }
 
 fn peel_wrapper(w: &'static Wrapper, words: &[Word]) -> Step {
@@ -165,28 +185,53 @@ fn peel_wrapper(w: &'static Wrapper, words: &[Word]) -> Step {
             break;
         }
         if w.lookup_opts.contains(&v) {
-            return Step::Alone { wrapper: w.name, class: Effect::Inspect };
+            return Step::Alone {
+                wrapper: w.name,
+                class: Effect::Inspect,
+            };
         }
         if w.script_opts.contains(&v) {
             return match words.get(i + 1) {
-                Some(script) => Step::Script { wrapper: format!("{} {v}", w.name), class: w.class, script: script.clone() },
-                None => Step::Alone { wrapper: w.name, class: w.alone },
+                Some(script) => Step::Script {
+                    wrapper: format!("{} {v}", w.name),
+                    class: w.class,
+                    script: script.clone(),
+                },
+                None => Step::Alone {
+                    wrapper: w.name,
+                    class: w.alone,
+                },
             };
         }
         // A cluster ending in a script option (`script -qc CMD`).
-        if v.len() > 2 && v.starts_with('-') && !v.starts_with("--") && v[1..].chars().all(|c| c.is_ascii_alphabetic()) {
+        if v.len() > 2
+            && v.starts_with('-')
+            && !v.starts_with("--")
+            && v[1..].chars().all(|c| c.is_ascii_alphabetic())
+        {
             let last = format!("-{}", &v[v.len() - 1..]);
             if w.script_opts.contains(&last.as_str()) {
                 return match words.get(i + 1) {
-                    Some(script) => Step::Script { wrapper: format!("{} {v}", w.name), class: w.class, script: script.clone() },
-                    None => Step::Alone { wrapper: w.name, class: w.alone },
+                    Some(script) => Step::Script {
+                        wrapper: format!("{} {v}", w.name),
+                        class: w.class,
+                        script: script.clone(),
+                    },
+                    None => Step::Alone {
+                        wrapper: w.name,
+                        class: w.alone,
+                    },
                 };
             }
         }
         if let Some(script) = attached_value(v, w.script_opts) {
             let mut s = word.clone();
             s.value = script.to_string();
-            return Step::Script { wrapper: w.name.to_string(), class: w.class, script: s };
+            return Step::Script {
+                wrapper: w.name.to_string(),
+                class: w.class,
+                script: s,
+            };
         }
         let split = if w.split_opts.contains(&v) {
             words.get(i + 1).map(|s| (s.clone(), i + 2))
@@ -201,7 +246,11 @@ fn peel_wrapper(w: &'static Wrapper, words: &[Word]) -> Step {
             // `env -S 'rm -rf /'`: the string is split into words, and the
             // words after it follow.
             if string.dynamic {
-                return Step::Script { wrapper: format!("{} -S", w.name), class: w.class, script: string };
+                return Step::Script {
+                    wrapper: format!("{} -S", w.name),
+                    class: w.class,
+                    script: string,
+                };
             }
             let mut inner: Vec<Word> = shlex::split(&string.value)
                 .unwrap_or_default()
@@ -249,17 +298,27 @@ fn peel_wrapper(w: &'static Wrapper, words: &[Word]) -> Step {
         break;
     }
     if w.only_script {
-        return Step::Alone { wrapper: w.name, class: w.alone };
+        return Step::Alone {
+            wrapper: w.name,
+            class: w.alone,
+        };
     }
     let mut inner: Vec<Word> = words[i..].to_vec();
     if !w.stop_words.is_empty() {
-        if let Some(stop) = inner.iter().position(|x| w.stop_words.contains(&x.value.as_str())) {
+        if let Some(stop) = inner
+            .iter()
+            .position(|x| w.stop_words.contains(&x.value.as_str()))
+        {
             inner.truncate(stop);
         }
     }
     match w.mode {
         WrapperMode::Join if !inner.is_empty() => {
-            return Step::Script { wrapper: w.name.to_string(), class: w.class, script: join(&inner) };
+            return Step::Script {
+                wrapper: w.name.to_string(),
+                class: w.class,
+                script: join(&inner),
+            };
         }
         WrapperMode::Applet if !inner.is_empty() => {}
         _ => {}
@@ -269,9 +328,18 @@ fn peel_wrapper(w: &'static Wrapper, words: &[Word]) -> Step {
 
 fn finish(w: &'static Wrapper, inner: Vec<Word>, cwd: Option<Word>, _head: &Word) -> Step {
     if inner.is_empty() {
-        return Step::Alone { wrapper: w.name, class: w.alone };
+        return Step::Alone {
+            wrapper: w.name,
+            class: w.alone,
+        };
     }
-    Step::Inner { wrapper: w.name, class: w.class, inner, cwd, stdin_operands: w.mode == WrapperMode::Xargs }
+    Step::Inner {
+        wrapper: w.name,
+        class: w.class,
+        inner,
+        cwd,
+        stdin_operands: w.mode == WrapperMode::Xargs,
+    }
 }
 
 /// `--opt=value` or `-Xvalue` for an option in `opts`.
@@ -333,11 +401,19 @@ mod tests {
 
     #[test]
     fn shells_hand_back_scripts() {
-        assert!(matches!(peel(&words("bash -lc ls")), Step::Script { script, .. } if script.value == "ls"));
+        assert!(
+            matches!(peel(&words("bash -lc ls")), Step::Script { script, .. } if script.value == "ls")
+        );
         assert!(matches!(peel(&words("sh")), Step::ShellStdin { .. }));
         assert!(matches!(peel(&words("bash x.sh")), Step::ShellFile { .. }));
         assert!(matches!(peel(&words("su -c ls root")), Step::Script { .. }));
-        assert!(matches!(peel(&words("command -v rg")), Step::Alone { class: Effect::Inspect, .. }));
+        assert!(matches!(
+            peel(&words("command -v rg")),
+            Step::Alone {
+                class: Effect::Inspect,
+                ..
+            }
+        ));
         assert!(matches!(peel(&words("ls")), Step::Verb));
     }
 }

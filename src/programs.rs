@@ -18,14 +18,26 @@ pub struct ProgramEffect {
     pub note: &'static str,
 }
 
-const RUNS_COMMANDS: ProgramEffect =
-    ProgramEffect { effect: Effect::Exec, id: "system", note: "the program runs shell commands" };
-const WRITES_FILES: ProgramEffect =
-    ProgramEffect { effect: Effect::Mutate, id: "writes", note: "the program writes files" };
-const PROGRAM_FILE: ProgramEffect =
-    ProgramEffect { effect: Effect::Exec, id: "program-file", note: "the program comes from a file that is not checked" };
-const UNKNOWN_PROGRAM: ProgramEffect =
-    ProgramEffect { effect: Effect::Exec, id: "dynamic-program", note: "the program is only known at run time" };
+const RUNS_COMMANDS: ProgramEffect = ProgramEffect {
+    effect: Effect::Exec,
+    id: "system",
+    note: "the program runs shell commands",
+};
+const WRITES_FILES: ProgramEffect = ProgramEffect {
+    effect: Effect::Mutate,
+    id: "writes",
+    note: "the program writes files",
+};
+const PROGRAM_FILE: ProgramEffect = ProgramEffect {
+    effect: Effect::Exec,
+    id: "program-file",
+    note: "the program comes from a file that is not checked",
+};
+const UNKNOWN_PROGRAM: ProgramEffect = ProgramEffect {
+    effect: Effect::Exec,
+    id: "dynamic-program",
+    note: "the program is only known at run time",
+};
 
 /// Options of awk that take a value.
 const AWK_VALUE_OPTS: &[&str] = &["-F", "-v", "-i", "-l", "-o", "-p", "-E"];
@@ -133,14 +145,21 @@ pub fn sed(args: &[Word]) -> Option<ProgramEffect> {
             i += 2;
             continue;
         }
-        if v == "-f" || v == "--file" || v.starts_with("--file=") || (v.starts_with("-f") && v.len() > 2) {
+        if v == "-f"
+            || v == "--file"
+            || v.starts_with("--file=")
+            || (v.starts_with("-f") && v.len() > 2)
+        {
             return Some(PROGRAM_FILE);
         }
         if v.starts_with("--expression=") || (v.starts_with("-e") && v.len() > 2) {
             from_option = true;
             i += 1;
             // The attached script is judged from its text below.
-            if let Some(effect) = scan_sed(v.trim_start_matches("--expression=").trim_start_matches("-e")) {
+            if let Some(effect) = scan_sed(
+                v.trim_start_matches("--expression=")
+                    .trim_start_matches("-e"),
+            ) {
                 return Some(effect);
             }
             continue;
@@ -177,33 +196,86 @@ pub fn sed(args: &[Word]) -> Option<ProgramEffect> {
 
 fn scan_sed(script: &str) -> Option<ProgramEffect> {
     let mut found = None;
-    for command in script.split(['\n', ';']) {
-        let body = strip_sed_address(command.trim_start());
+    let mut rest = script;
+    while !rest.is_empty() {
+        rest = rest.trim_start_matches(|c: char| c.is_whitespace() || c == ';' || c == '}');
+        let body = strip_sed_address(rest);
         let mut chars = body.chars();
-        match chars.next() {
-            Some('w' | 'W') => found = Some(WRITES_FILES),
-            Some('e') => return Some(RUNS_COMMANDS),
-            Some('s') => {
-                if let Some(flags) = substitution_flags(chars.as_str()) {
-                    if flags.contains('e') {
+        let Some(command) = chars.next() else { break };
+        let after = chars.as_str();
+        rest = match command {
+            // Text commands: the text runs to the end of the line, and on
+            // while lines end in a backslash.
+            'a' | 'i' | 'c' => skip_text_lines(after),
+            'w' | 'W' => {
+                found = Some(WRITES_FILES);
+                skip_line(after)
+            }
+            'e' => return Some(RUNS_COMMANDS),
+            'r' | 'R' | '#' | ':' => skip_line(after),
+            's' | 'y' => {
+                let mut parts = after.chars();
+                let Some(delim) = parts.next() else { break };
+                let tail = skip_delimited(skip_delimited(parts.as_str(), delim), delim);
+                if command == 's' {
+                    let flags_end = tail
+                        .find(|c: char| matches!(c, ';' | '\n' | '}'))
+                        .unwrap_or(tail.len());
+                    let flags = &tail[..flags_end];
+                    if flags.contains('e') && !flags.contains('w') {
                         return Some(RUNS_COMMANDS);
                     }
-                    if flags.contains('w') {
+                    if let Some(w) = flags.find('w') {
+                        if flags[..w].contains('e') {
+                            return Some(RUNS_COMMANDS);
+                        }
                         found = Some(WRITES_FILES);
+                        skip_line(tail)
+                    } else {
+                        &tail[flags_end..]
                     }
+                } else {
+                    tail
                 }
             }
-            _ => {}
-        }
+            '{' => after,
+            _ => {
+                let end = after.find([';', '\n', '}']).unwrap_or(after.len());
+                &after[end..]
+            }
+        };
     }
     found
+}
+
+/// What follows the end of the current line.
+fn skip_line(s: &str) -> &str {
+    s.find('\n').map_or("", |i| &s[i + 1..])
+}
+
+/// Skips the text of `a`, `i`, `c`: lines ending in a backslash continue it.
+fn skip_text_lines(mut s: &str) -> &str {
+    loop {
+        let line_end = s.find('\n').unwrap_or(s.len());
+        let line = &s[..line_end];
+        let trailing = line.len() - line.trim_end_matches('\\').len();
+        if line_end == s.len() {
+            return "";
+        }
+        s = &s[line_end + 1..];
+        if trailing % 2 == 0 {
+            return s;
+        }
+    }
 }
 
 /// A sed command without its address (`1,5`, `$`, `/re/`, `\%re%`, `!`, `{`).
 fn strip_sed_address(command: &str) -> &str {
     let mut rest = command;
     loop {
-        let trimmed = rest.trim_start_matches(|c: char| c.is_ascii_digit() || matches!(c, '$' | ',' | '!' | '{' | ' ' | '~' | '+'));
+        let trimmed = rest.trim_start_matches(|c: char| {
+            c.is_ascii_digit() || matches!(c, '$' | ',' | '!' | '{' | ' ' | '~' | '+')
+        });
         if let Some(after) = trimmed.strip_prefix('/') {
             rest = skip_delimited(after, '/');
             continue;
@@ -240,7 +312,11 @@ fn substitution_flags(after_s: &str) -> Option<&str> {
     let delim = chars.next()?;
     let rest = skip_delimited(chars.as_str(), delim);
     let rest = skip_delimited(rest, delim);
-    Some(rest.split(|c: char| c == '}' || c.is_whitespace()).next().unwrap_or(""))
+    Some(
+        rest.split(|c: char| c == '}' || c.is_whitespace())
+            .next()
+            .unwrap_or(""),
+    )
 }
 
 #[cfg(test)]
@@ -254,11 +330,23 @@ mod tests {
     #[test]
     fn awk_programs() {
         assert_eq!(awk(&words(&["{print $1}", "f"])), None);
-        assert_eq!(awk(&words(&["-F:", "$3 > 1000 {print $1}", "/etc/passwd"])), None);
-        assert_eq!(awk(&words(&["{print > \"out.txt\"}", "f"])), Some(WRITES_FILES));
-        assert_eq!(awk(&words(&["{system(\"rm \" $1)}", "f"])), Some(RUNS_COMMANDS));
+        assert_eq!(
+            awk(&words(&["-F:", "$3 > 1000 {print $1}", "/etc/passwd"])),
+            None
+        );
+        assert_eq!(
+            awk(&words(&["{print > \"out.txt\"}", "f"])),
+            Some(WRITES_FILES)
+        );
+        assert_eq!(
+            awk(&words(&["{system(\"rm \" $1)}", "f"])),
+            Some(RUNS_COMMANDS)
+        );
         assert_eq!(awk(&words(&["{print | \"sh\"}"])), Some(RUNS_COMMANDS));
-        assert_eq!(awk(&words(&["BEGIN { \"date\" | getline d }"])), Some(RUNS_COMMANDS));
+        assert_eq!(
+            awk(&words(&["BEGIN { \"date\" | getline d }"])),
+            Some(RUNS_COMMANDS)
+        );
         assert_eq!(awk(&words(&["$1 == \"a|b\" || $2 {print}"])), None);
         assert_eq!(awk(&words(&["-f", "prog.awk"])), Some(PROGRAM_FILE));
     }
@@ -270,9 +358,26 @@ mod tests {
         assert_eq!(sed(&words(&["-n", "w copy.txt", "f"])), Some(WRITES_FILES));
         assert_eq!(sed(&words(&["s/a/b/w out", "f"])), Some(WRITES_FILES));
         assert_eq!(sed(&words(&["s/.*/date/e", "f"])), Some(RUNS_COMMANDS));
-        assert_eq!(sed(&words(&["-e", "1e rm -rf x", "f"])), Some(RUNS_COMMANDS));
+        assert_eq!(
+            sed(&words(&["-e", "1e rm -rf x", "f"])),
+            Some(RUNS_COMMANDS)
+        );
         assert_eq!(sed(&words(&["/foo/w found.txt", "f"])), Some(WRITES_FILES));
         assert_eq!(sed(&words(&["s/w/x/", "f"])), None);
         assert_eq!(sed(&words(&["-n", "/^def /p", "f"])), None);
+        assert_eq!(
+            sed(&words(&["-i", "86,89c\\\n    else:\\\n        e = 1", "f"])),
+            None
+        );
+        assert_eq!(sed(&words(&["-i", "/x/a \\\n    w = 2; e()", "f"])), None);
+        assert_eq!(
+            sed(&words(&["-i", "/x/a text\n/y/w out", "f"])),
+            Some(WRITES_FILES)
+        );
+        assert_eq!(
+            sed(&words(&["/x/e cat other.py", "f"])),
+            Some(RUNS_COMMANDS)
+        );
+        assert_eq!(sed(&words(&["s/a;w x/b/", "f"])), None);
     }
 }

@@ -159,7 +159,10 @@ impl FloorRule {
     pub fn info(self) -> &'static FloorRuleInfo {
         // Every variant is generated from a row of FLOOR_RULES, so the search
         // always succeeds; the fallback keeps this total without a panic.
-        FLOOR_RULES.iter().find(|r| r.rule == self).unwrap_or(&FLOOR_RULES[0])
+        FLOOR_RULES
+            .iter()
+            .find(|r| r.rule == self)
+            .unwrap_or(&FLOOR_RULES[0])
     }
 }
 
@@ -182,7 +185,9 @@ pub fn wrapper(name: &str) -> Option<&'static Wrapper> {
 /// Whether a script path (`./tests/runtests.py`) is a project test runner.
 pub fn is_test_script(path: &str) -> bool {
     let path = path.trim_start_matches("./");
-    TEST_SCRIPTS.iter().any(|entry| path == *entry || path.ends_with(&format!("/{entry}")))
+    TEST_SCRIPTS
+        .iter()
+        .any(|entry| path == *entry || path.ends_with(&format!("/{entry}")))
 }
 
 /// Whether `name` is a shell (`sh`, `bash`, …).
@@ -209,10 +214,17 @@ mod tests {
     #[test]
     fn no_verb_is_both_wrapper_and_lexicon_entry() {
         for w in WRAPPERS {
-            assert!(lexicon_entry(w.name).is_none(), "{} is a wrapper and a lexicon verb", w.name);
+            assert!(
+                lexicon_entry(w.name).is_none(),
+                "{} is a wrapper and a lexicon verb",
+                w.name
+            );
         }
         for s in SHELLS {
-            assert!(lexicon_entry(s).is_none(), "{s} is a shell and a lexicon verb");
+            assert!(
+                lexicon_entry(s).is_none(),
+                "{s} is a shell and a lexicon verb"
+            );
         }
     }
 

@@ -135,7 +135,11 @@ impl Effect {
 
     /// The stricter of two classes.
     pub fn stricter(self, other: Effect) -> Effect {
-        if other.rank() > self.rank() { other } else { self }
+        if other.rank() > self.rank() {
+            other
+        } else {
+            self
+        }
     }
 
     /// What the agent should do instead, for a command of this class that
@@ -143,12 +147,22 @@ impl Effect {
     pub fn remediation(self) -> &'static str {
         match self {
             Effect::Inspect | Effect::Build | Effect::Test | Effect::Format => "",
-            Effect::Mutate => "This changes files or local state, so a person signs off; to only look, use a read-only command (cat, grep, git diff).",
-            Effect::Install => "Installing changes the environment; say which package and why, and let the person approve it.",
+            Effect::Mutate => {
+                "This changes files or local state, so a person signs off; to only look, use a read-only command (cat, grep, git diff)."
+            }
+            Effect::Install => {
+                "Installing changes the environment; say which package and why, and let the person approve it."
+            }
             Effect::Network => "This reaches the network; the person approves network access.",
-            Effect::Publish => "This publishes work others will see; let the person review it first.",
-            Effect::Destroy => "This deletes data that may not come back; prefer a narrower path or moving it aside, and let the person approve.",
-            Effect::Exec => "portcullis cannot see what this runs; show the script, or run its steps as separate commands so each can be checked.",
+            Effect::Publish => {
+                "This publishes work others will see; let the person review it first."
+            }
+            Effect::Destroy => {
+                "This deletes data that may not come back; prefer a narrower path or moving it aside, and let the person approve."
+            }
+            Effect::Exec => {
+                "portcullis cannot see what this runs; show the script, or run its steps as separate commands so each can be checked."
+            }
         }
     }
 }

@@ -45,15 +45,26 @@ fn request(command: &str) -> Vec<u8> {
 }
 
 fn decision(output: &Output) -> (String, String) {
-    assert!(output.status.success(), "exit {:?}, stderr {}", output.status, String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "exit {:?}, stderr {}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
     let value: Value = serde_json::from_slice(&output.stdout).expect("stdout is one JSON object");
     let specific = &value["hookSpecificOutput"];
     assert_eq!(specific["hookEventName"], "PreToolUse");
     let keys: Vec<&String> = specific.as_object().expect("object").keys().collect();
     assert_eq!(keys.len(), 3, "only documented keys: {keys:?}");
     (
-        specific["permissionDecision"].as_str().unwrap_or_default().to_string(),
-        specific["permissionDecisionReason"].as_str().unwrap_or_default().to_string(),
+        specific["permissionDecision"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string(),
+        specific["permissionDecisionReason"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string(),
     )
 }
 
@@ -68,19 +79,31 @@ fn hook_maps_verdicts_to_permission_decisions() {
     let (d, reason) = decision(&run_with_stdin(&["hook"], &request("sudo rm -rf /")));
     assert_eq!(d, "deny");
     assert!(reason.contains("BLOCKED floor.rm.root"), "{reason}");
-    assert!(reason.contains("Instead:"), "the remediation reaches the model: {reason}");
-    assert!(reason.contains("sudo rm -rf /"), "the deciding part is named: {reason}");
+    assert!(
+        reason.contains("Instead:"),
+        "the remediation reaches the model: {reason}"
+    );
+    assert!(
+        reason.contains("sudo rm -rf /"),
+        "the deciding part is named: {reason}"
+    );
 }
 
 #[test]
 fn hook_free_defer_and_unknown_ask() {
     let out = run_with_stdin(&["hook", "--free", "defer"], &request("ls -la"));
     assert!(out.status.success());
-    assert!(out.stdout.is_empty(), "FREE with --free defer prints nothing");
+    assert!(
+        out.stdout.is_empty(),
+        "FREE with --free defer prints nothing"
+    );
     let out = run_with_stdin(&["hook"], &request("frobnicate-xyz --all"));
     assert!(out.status.success());
     assert!(out.stdout.is_empty(), "UNKNOWN prints nothing by default");
-    let (d, reason) = decision(&run_with_stdin(&["hook", "--unknown", "ask"], &request("frobnicate-xyz --all")));
+    let (d, reason) = decision(&run_with_stdin(
+        &["hook", "--unknown", "ask"],
+        &request("frobnicate-xyz --all"),
+    ));
     assert_eq!(d, "ask");
     assert!(reason.contains("unknown.verb"), "{reason}");
 }
@@ -99,20 +122,39 @@ fn hook_rejects_bad_input_with_exit_2_and_one_line() {
         ("empty", Vec::new()),
         ("blank", b"   \n".to_vec()),
         ("not json", b"rm -rf /".to_vec()),
-        ("truncated json", br#"{"tool_name":"Bash","tool_input":{"command":"ls"#.to_vec()),
+        (
+            "truncated json",
+            br#"{"tool_name":"Bash","tool_input":{"command":"ls"#.to_vec(),
+        ),
         ("array", b"[1,2]".to_vec()),
         ("no tool_input", br#"{"tool_name":"Bash"}"#.to_vec()),
-        ("no command", br#"{"tool_name":"Bash","tool_input":{}}"#.to_vec()),
-        ("command not a string", br#"{"tool_name":"Bash","tool_input":{"command":["rm","-rf","/"]}}"#.to_vec()),
-        ("command null", br#"{"tool_name":"Bash","tool_input":{"command":null}}"#.to_vec()),
-        ("invalid utf-8", b"{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls \xff\xfe\"}}".to_vec()),
+        (
+            "no command",
+            br#"{"tool_name":"Bash","tool_input":{}}"#.to_vec(),
+        ),
+        (
+            "command not a string",
+            br#"{"tool_name":"Bash","tool_input":{"command":["rm","-rf","/"]}}"#.to_vec(),
+        ),
+        (
+            "command null",
+            br#"{"tool_name":"Bash","tool_input":{"command":null}}"#.to_vec(),
+        ),
+        (
+            "invalid utf-8",
+            b"{\"tool_name\":\"Bash\",\"tool_input\":{\"command\":\"ls \xff\xfe\"}}".to_vec(),
+        ),
     ];
     for (name, body) in cases {
         let out = run_with_stdin(&["hook"], &body);
         assert_eq!(out.status.code(), Some(2), "{name}: exit code");
         assert!(out.stdout.is_empty(), "{name}: nothing on stdout");
         let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(stderr.trim_end().lines().count(), 1, "{name}: one stderr line, got {stderr:?}");
+        assert_eq!(
+            stderr.trim_end().lines().count(),
+            1,
+            "{name}: one stderr line, got {stderr:?}"
+        );
         assert!(stderr.starts_with("portcullis: "), "{name}: {stderr}");
     }
 }
@@ -131,11 +173,16 @@ fn hook_handles_huge_and_deep_commands_without_crashing() {
 
     // Quoting grows threefold per level, so nested `bash -c` stops at 10;
     // `eval` and wrapper chains nest without quoting, past every limit.
-    let nested = (0..10).fold("rm -rf /".to_string(), |inner, _| format!("bash -c {}", shell_quote(&inner)));
+    let nested = (0..10).fold("rm -rf /".to_string(), |inner, _| {
+        format!("bash -c {}", shell_quote(&inner))
+    });
     let (d, reason) = decision(&run_with_stdin(&["hook"], &request(&nested)));
     assert_eq!(d, "deny", "{reason}");
     assert!(reason.contains("floor.rm.root"), "{reason}");
-    for chain in [format!("{}ls", "eval ".repeat(40)), format!("{}ls", "sudo ".repeat(40))] {
+    for chain in [
+        format!("{}ls", "eval ".repeat(40)),
+        format!("{}ls", "sudo ".repeat(40)),
+    ] {
         let (d, reason) = decision(&run_with_stdin(&["hook"], &request(&chain)));
         assert_eq!(d, "deny", "{reason}");
         assert!(reason.contains("parse.too-deep"), "{reason}");
@@ -143,7 +190,11 @@ fn hook_handles_huge_and_deep_commands_without_crashing() {
 
     let body = vec![b'{'; 5 << 20];
     let out = run_with_stdin(&["hook"], &body);
-    assert_eq!(out.status.code(), Some(2), "stdin over the limit is an input error");
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "stdin over the limit is an input error"
+    );
 }
 
 fn shell_quote(s: &str) -> String {
@@ -152,11 +203,19 @@ fn shell_quote(s: &str) -> String {
 
 #[test]
 fn check_exit_codes_follow_the_verdict() {
-    for (command, code) in [("ls", 0), ("git push", 10), ("git reset --hard", 20), ("frobnicate-xyz", 30)] {
+    for (command, code) in [
+        ("ls", 0),
+        ("git push", 10),
+        ("git reset --hard", 20),
+        ("frobnicate-xyz", 30),
+    ] {
         let out = bin().args(["check", "--", command]).output().expect("run");
         assert_eq!(out.status.code(), Some(code), "{command}");
     }
-    let out = bin().args(["check", "--json", "--", "rm -rf ~"]).output().expect("run");
+    let out = bin()
+        .args(["check", "--json", "--", "rm -rf ~"])
+        .output()
+        .expect("run");
     let value: Value = serde_json::from_slice(&out.stdout).expect("json");
     assert_eq!(value["verdict"], "BLOCKED");
     assert_eq!(value["rule"], "floor.rm.home");
@@ -165,9 +224,18 @@ fn check_exit_codes_follow_the_verdict() {
 
 #[test]
 fn explain_shows_each_stage() {
-    let out = bin().args(["explain", "--", "sudo bash -c 'git reset --hard'"]).output().expect("run");
+    let out = bin()
+        .args(["explain", "--", "sudo bash -c 'git reset --hard'"])
+        .output()
+        .expect("run");
     let text = String::from_utf8_lossy(&out.stdout);
-    for needle in ["peel: sudo", "script (bash -c)", "lexicon: lexicon.git.reset", "floor: floor.git.reset-hard", "decision: BLOCKED"] {
+    for needle in [
+        "peel: sudo",
+        "script (bash -c)",
+        "lexicon: lexicon.git.reset",
+        "floor: floor.git.reset-hard",
+        "decision: BLOCKED",
+    ] {
         assert!(text.contains(needle), "missing {needle:?} in:\n{text}");
     }
 }
@@ -181,7 +249,10 @@ fn replay_lines_json_keeps_order() {
         .lines()
         .map(|l| serde_json::from_str(l).expect("one JSON object a line"))
         .collect();
-    let verdicts: Vec<&str> = rows.iter().map(|r| r["verdict"].as_str().unwrap_or("")).collect();
+    let verdicts: Vec<&str> = rows
+        .iter()
+        .map(|r| r["verdict"].as_str().unwrap_or(""))
+        .collect();
     assert_eq!(verdicts, ["FREE", "SIGNED", "BLOCKED", "SIGNED"]);
     assert_eq!(rows[2]["command"], "rm -rf /");
     assert_eq!(rows[3]["rule"], "parse.encoding");
@@ -204,7 +275,14 @@ fn rules_lists_every_floor_rule() {
 
 #[test]
 fn cli_errors_are_one_line_and_exit_2() {
-    for args in [vec![], vec!["frob"], vec!["check"], vec!["check", "--bogus"], vec!["replay", "/no/such/file"], vec!["hook", "--host", "x"]] {
+    for args in [
+        vec![],
+        vec!["frob"],
+        vec!["check"],
+        vec!["check", "--bogus"],
+        vec!["replay", "/no/such/file"],
+        vec!["hook", "--host", "x"],
+    ] {
         let out = bin().args(&args).output().expect("run");
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         let stderr = String::from_utf8_lossy(&out.stderr);

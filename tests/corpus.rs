@@ -55,15 +55,24 @@ fn load_cases() -> Vec<Case> {
     files.sort();
     let mut cases = Vec::new();
     for path in files {
-        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let text =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
         for (i, line) in text.lines().enumerate() {
             if line.trim().is_empty() || line.starts_with('#') {
                 continue;
             }
             let mut parts = line.splitn(3, '\t');
-            let (Some(verdict), Some(rule), Some(command)) = (parts.next(), parts.next(), parts.next()) else {
-                panic!("{name}:{}: expected VERDICT<TAB>RULE<TAB>COMMAND, got {line:?}", i + 1);
+            let (Some(verdict), Some(rule), Some(command)) =
+                (parts.next(), parts.next(), parts.next())
+            else {
+                panic!(
+                    "{name}:{}: expected VERDICT<TAB>RULE<TAB>COMMAND, got {line:?}",
+                    i + 1
+                );
             };
             let verdict = Verdict::parse(verdict)
                 .unwrap_or_else(|| panic!("{name}:{}: unknown verdict {verdict:?}", i + 1));
@@ -80,7 +89,10 @@ fn load_cases() -> Vec<Case> {
 }
 
 fn location() -> Location {
-    Location { cwd: Some("/home/u/proj".into()), home: Some("/home/u".into()) }
+    Location {
+        cwd: Some("/home/u/proj".into()),
+        home: Some("/home/u".into()),
+    }
 }
 
 #[test]
@@ -111,21 +123,41 @@ fn every_corpus_case_gets_its_verdict() {
             eprintln!("{m}");
         }
     }
-    println!("{} corpus cases, {} mismatches", cases.len(), mismatches.len());
-    assert!(mismatches.is_empty(), "{} of {} corpus cases mismatch (table above)", mismatches.len(), cases.len());
+    println!(
+        "{} corpus cases, {} mismatches",
+        cases.len(),
+        mismatches.len()
+    );
+    assert!(
+        mismatches.is_empty(),
+        "{} of {} corpus cases mismatch (table above)",
+        mismatches.len(),
+        cases.len()
+    );
 }
 
 #[test]
 fn corpus_is_large_enough_and_covers_every_floor_rule() {
     let cases = load_cases();
-    assert!(cases.len() >= 800, "the corpus has {} cases; the issue asks for at least 800", cases.len());
+    assert!(
+        cases.len() >= 800,
+        "the corpus has {} cases; the issue asks for at least 800",
+        cases.len()
+    );
     let hit: BTreeSet<&str> = cases
         .iter()
         .filter(|c| c.verdict == Verdict::Blocked)
         .filter_map(|c| c.rule.as_deref())
         .collect();
-    let missing: Vec<&str> = FLOOR_RULES.iter().map(|r| r.id).filter(|id| !hit.contains(id)).collect();
-    assert!(missing.is_empty(), "floor rules with no BLOCKED corpus case: {missing:?}");
+    let missing: Vec<&str> = FLOOR_RULES
+        .iter()
+        .map(|r| r.id)
+        .filter(|id| !hit.contains(id))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "floor rules with no BLOCKED corpus case: {missing:?}"
+    );
 }
 
 #[test]

