@@ -508,12 +508,12 @@ fn emit_lexicon(dir: &Path, out: &mut String) -> BuildResult<()> {
         }
     }
     out.push_str("/// The verb lexicon sorted by verb (from `rules/lexicon/*.json`).\npub static LEXICON: &[Spec] = &[\n");
-    for (_, (spec, _)) in &entries {
+    for (spec, _) in entries.values() {
         let _ = writeln!(out, "    {spec},");
     }
     out.push_str("];\n\n");
     out.push_str("/// The lexicon file each verb of `LEXICON` comes from, in the same order.\npub static LEXICON_SOURCES: &[&str] = &[\n");
-    for (_, (_, source)) in &entries {
+    for (_, source) in entries.values() {
         let _ = writeln!(out, "    {source:?},");
     }
     out.push_str("];\n");
