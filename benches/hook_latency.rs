@@ -17,6 +17,8 @@ struct Sample {
     max_rss_kib: i64,
 }
 
+// The child is reaped by wait4, which also reports its peak memory.
+#[allow(clippy::zombie_processes)]
 fn spawn_measured(program: &Path, args: &[&str], stdin: &[u8]) -> Sample {
     let start = Instant::now();
     let mut child = Command::new(program)

@@ -442,17 +442,18 @@ impl<'a> Run<'a> {
 
     /// A wrapper's own class, when it is stricter than what it wraps.
     fn wrapper_floor(&mut self, wrapper: Option<&str>, class: Effect, inner: Effect, part: &str) {
-        if let Some(wrapper) = wrapper {
-            if class.rank() > inner.rank() && class.verdict() > Verdict::Free {
-                let note = crate::rules::wrapper(wrapper).map(|w| w.note).unwrap_or("");
-                self.find(
-                    class.verdict(),
-                    &format!("wrapper.{wrapper}"),
-                    format!("{wrapper} is classed {}{}", class.as_str(), suffix(note)),
-                    class.remediation(),
-                    part,
-                );
-            }
+        if let Some(wrapper) = wrapper
+            && class.rank() > inner.rank()
+            && class.verdict() > Verdict::Free
+        {
+            let note = crate::rules::wrapper(wrapper).map(|w| w.note).unwrap_or("");
+            self.find(
+                class.verdict(),
+                &format!("wrapper.{wrapper}"),
+                format!("{wrapper} is classed {}{}", class.as_str(), suffix(note)),
+                class.remediation(),
+                part,
+            );
         }
     }
 
@@ -528,17 +529,17 @@ impl<'a> Run<'a> {
         {
             self.interpreter(verb, args, site, depth);
         }
-        if matches!(verb, "source" | ".") {
-            if let Some(file) = args.first() {
-                self.program_file(
-                    if verb == "." { "." } else { "source" },
-                    file,
-                    site,
-                    depth,
-                    local_cwd.clone(),
-                );
-                return;
-            }
+        if matches!(verb, "source" | ".")
+            && let Some(file) = args.first()
+        {
+            self.program_file(
+                if verb == "." { "." } else { "source" },
+                file,
+                site,
+                depth,
+                local_cwd.clone(),
+            );
+            return;
         }
         // find -exec runs commands of its own.
         if verb == "find" {
@@ -888,13 +889,13 @@ impl<'a> Run<'a> {
                 Producer::Opaque(_) => self.floor(FloorRule::PipeOpaqueShell, part, depth),
                 _ => {}
             }
-        } else if let Some(p) = program {
-            if p.substitution {
-                match substitution_producer(p) {
-                    Producer::Network(_) => self.floor(FloorRule::PipeNetworkShell, part, depth),
-                    Producer::Opaque(_) => self.floor(FloorRule::PipeOpaqueShell, part, depth),
-                    _ => {}
-                }
+        } else if let Some(p) = program
+            && p.substitution
+        {
+            match substitution_producer(p) {
+                Producer::Network(_) => self.floor(FloorRule::PipeNetworkShell, part, depth),
+                Producer::Opaque(_) => self.floor(FloorRule::PipeOpaqueShell, part, depth),
+                _ => {}
             }
         }
         let _ = verb;

@@ -38,45 +38,36 @@ pub fn check_command(inv: &Invocation) -> Vec<FloorRule> {
         "find" => check_find(inv, &mut hits),
         "chmod" | "chown" | "chgrp" => check_permissions(inv, &mut hits),
         "git" => check_git(inv, &mut hits),
-        "crontab" => {
-            if has_short(inv.args, 'r') {
-                hits.push(FloorRule::CronRemove);
-            }
+        "crontab" if has_short(inv.args, 'r') => {
+            hits.push(FloorRule::CronRemove);
         }
-        "shutdown" | "reboot" | "halt" | "poweroff" => {
-            if !only_help(inv.args) {
-                hits.push(FloorRule::SystemPower);
-            }
+        "shutdown" | "reboot" | "halt" | "poweroff" if !only_help(inv.args) => {
+            hits.push(FloorRule::SystemPower);
         }
-        "init" | "telinit" => {
+        "init" | "telinit"
             if inv
                 .args
                 .iter()
-                .any(|a| matches!(a.value.as_str(), "0" | "6"))
-            {
-                hits.push(FloorRule::SystemPower);
-            }
+                .any(|a| matches!(a.value.as_str(), "0" | "6")) =>
+        {
+            hits.push(FloorRule::SystemPower);
         }
-        "systemctl" | "loginctl" => {
+        "systemctl" | "loginctl"
             if inv.args.iter().any(|a| {
                 matches!(
                     a.value.as_str(),
                     "poweroff" | "reboot" | "halt" | "kexec" | "soft-reboot"
                 )
-            }) {
-                hits.push(FloorRule::SystemPower);
-            }
+            }) =>
+        {
+            hits.push(FloorRule::SystemPower);
         }
         "kill" => check_kill(inv, &mut hits),
-        "history" => {
-            if has_short(inv.args, 'c') {
-                hits.push(FloorRule::HistoryWipe);
-            }
+        "history" if has_short(inv.args, 'c') => {
+            hits.push(FloorRule::HistoryWipe);
         }
-        verb if is_disk_formatter(verb) => {
-            if !only_help(inv.args) {
-                hits.push(FloorRule::DiskFormat);
-            }
+        verb if is_disk_formatter(verb) && !only_help(inv.args) => {
+            hits.push(FloorRule::DiskFormat);
         }
         _ => {}
     }
@@ -231,7 +222,7 @@ fn has_long(args: &[Word], long: &str, abbrev: bool) -> bool {
                 || abbrev
                     && name.len() >= 2
                     && want.starts_with(name)
-                    && !name.starts_with("no-") == !want.starts_with("no-")
+                    && name.starts_with("no-") == want.starts_with("no-")
         })
     })
 }
@@ -354,10 +345,10 @@ fn check_rm(inv: &Invocation, hits: &mut Vec<FloorRule>) {
     }
     for word in operands(inv.args) {
         for target in targets_of(word, inv.location, inv.location.cwd.as_deref()) {
-            if let Some(rule) = place_rule(target.place(inv.location.home.as_deref())) {
-                if !hits.contains(&rule) {
-                    hits.push(rule);
-                }
+            if let Some(rule) = place_rule(target.place(inv.location.home.as_deref()))
+                && !hits.contains(&rule)
+            {
+                hits.push(rule);
             }
         }
     }
@@ -414,12 +405,12 @@ fn check_permissions(inv: &Invocation, hits: &mut Vec<FloorRule>) {
             }
         }
     }
-    if inv.verb == "chmod" && recursive {
-        if let Some(mode) = mode {
-            if is_world_writable(&mode.value) {
-                hits.push(FloorRule::PermWorldWritable);
-            }
-        }
+    if inv.verb == "chmod"
+        && recursive
+        && let Some(mode) = mode
+        && is_world_writable(&mode.value)
+    {
+        hits.push(FloorRule::PermWorldWritable);
     }
 }
 
@@ -456,12 +447,11 @@ fn check_git(inv: &Invocation, hits: &mut Vec<FloorRule>) {
     let mut i = 0;
     while i < args.len() {
         let w = args[i].value.as_str();
-        if w == "-c" {
-            if let Some(v) = args.get(i + 1) {
-                if v.value.to_ascii_lowercase().starts_with("core.hookspath") {
-                    hits.push(FloorRule::GitHooksPath);
-                }
-            }
+        if w == "-c"
+            && let Some(v) = args.get(i + 1)
+            && v.value.to_ascii_lowercase().starts_with("core.hookspath")
+        {
+            hits.push(FloorRule::GitHooksPath);
         }
         if !w.starts_with('-') {
             break;
@@ -474,10 +464,8 @@ fn check_git(inv: &Invocation, hits: &mut Vec<FloorRule>) {
     let letters = short_letters(rest, git_value_letters(&sub.value));
     let short = |c: char| letters.contains(&c);
     match sub.value.as_str() {
-        "reset" => {
-            if long("--hard") {
-                hits.push(FloorRule::GitResetHard);
-            }
+        "reset" if long("--hard") => {
+            hits.push(FloorRule::GitResetHard);
         }
         "clean" => {
             let force = short('f') || long("--force");
@@ -499,10 +487,8 @@ fn check_git(inv: &Invocation, hits: &mut Vec<FloorRule>) {
                 hits.push(FloorRule::GitDiscard);
             }
         }
-        "switch" => {
-            if long("--discard-changes") || short('f') || long("--force") {
-                hits.push(FloorRule::GitDiscard);
-            }
+        "switch" if (long("--discard-changes") || short('f') || long("--force")) => {
+            hits.push(FloorRule::GitDiscard);
         }
         "push" => check_git_push(rest, hits),
         "branch" => {
@@ -513,24 +499,19 @@ fn check_git(inv: &Invocation, hits: &mut Vec<FloorRule>) {
                 hits.push(FloorRule::GitBranchForceDelete);
             }
         }
-        "stash" => {
+        "stash"
             if rest
                 .iter()
                 .find(|w| !w.value.starts_with('-'))
-                .is_some_and(|w| matches!(w.value.as_str(), "drop" | "clear"))
-            {
-                hits.push(FloorRule::GitStashDestroy);
-            }
+                .is_some_and(|w| matches!(w.value.as_str(), "drop" | "clear")) =>
+        {
+            hits.push(FloorRule::GitStashDestroy);
         }
-        "commit" => {
-            if long("--no-verify") || short('n') {
-                hits.push(FloorRule::GitNoVerify);
-            }
+        "commit" if (long("--no-verify") || short('n')) => {
+            hits.push(FloorRule::GitNoVerify);
         }
-        "merge" | "rebase" | "am" | "cherry-pick" | "revert" | "pull" => {
-            if long("--no-verify") {
-                hits.push(FloorRule::GitNoVerify);
-            }
+        "merge" | "rebase" | "am" | "cherry-pick" | "revert" | "pull" if long("--no-verify") => {
+            hits.push(FloorRule::GitNoVerify);
         }
         "config" => {
             let reads = long("--get")
@@ -540,7 +521,7 @@ fn check_git(inv: &Invocation, hits: &mut Vec<FloorRule>) {
                 || short('l');
             let names_hooks = rest
                 .iter()
-                .any(|w| w.value.to_ascii_lowercase() == "core.hookspath");
+                .any(|w| w.value.eq_ignore_ascii_case("core.hookspath"));
             let sets_via_sub = rest
                 .first()
                 .is_some_and(|w| matches!(w.value.as_str(), "set" | "unset"));

@@ -47,22 +47,23 @@ pub fn lookup(verb: &str) -> Option<&'static Spec> {
         return Some(spec);
     }
     let lower = verb.to_ascii_lowercase();
-    if lower != verb {
-        if let Some(spec) = rules::lexicon_entry(&lower) {
-            return Some(spec);
-        }
+    if lower != verb
+        && let Some(spec) = rules::lexicon_entry(&lower)
+    {
+        return Some(spec);
     }
     let trimmed = lower.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
     let trimmed = trimmed.strip_suffix('-').unwrap_or(trimmed);
-    if trimmed != lower && !trimmed.is_empty() {
-        if let Some(spec) = rules::lexicon_entry(trimmed) {
-            return Some(spec);
-        }
+    if trimmed != lower
+        && !trimmed.is_empty()
+        && let Some(spec) = rules::lexicon_entry(trimmed)
+    {
+        return Some(spec);
     }
-    if let Some((prefix, _)) = lower.split_once('.') {
-        if !prefix.is_empty() {
-            return rules::lexicon_entry(prefix);
-        }
+    if let Some((prefix, _)) = lower.split_once('.')
+        && !prefix.is_empty()
+    {
+        return rules::lexicon_entry(prefix);
     }
     None
 }
@@ -135,10 +136,11 @@ pub fn classify(verb: &str, argv: &[Word]) -> Option<Classified> {
         }
         i += if takes_value { 2 } else { 1 };
     }
-    if let Some((over, class)) = spec.with_operands {
-        if operands.len() > over as usize && class.rank() > effect.rank() {
-            effect = class;
-        }
+    if let Some((over, class)) = spec.with_operands
+        && operands.len() > over as usize
+        && class.rank() > effect.rank()
+    {
+        effect = class;
     }
     // A dry run or a listing (`git clean -n`, `unzip -l`) only looks,
     // whatever else is on the line; so does asking for help or the version.
@@ -170,10 +172,10 @@ pub fn classify(verb: &str, argv: &[Word]) -> Option<Classified> {
         Operands::Cwd => writes.push(Written::Cwd),
     }
     for &i in &operands {
-        if let Some((key, _)) = argv[i].value.split_once('=') {
-            if spec.kv_writes.contains(&key) {
-                writes.push(Written::KeyValue(i));
-            }
+        if let Some((key, _)) = argv[i].value.split_once('=')
+            && spec.kv_writes.contains(&key)
+        {
+            writes.push(Written::KeyValue(i));
         }
     }
     let mut rule = format!("lexicon.{}", path.join("."));
@@ -245,12 +247,14 @@ fn takes_separate_value(spec: &Spec, word: &str) -> bool {
         return true;
     }
     // A cluster ending in a value option (`tar -xzf FILE`, `grep -rne PAT`).
-    if !spec.no_clusters && !word.starts_with("--") && word.len() > 2 {
-        if let Some(last) = word.chars().last() {
-            let short = format!("-{last}");
-            let all_letters = word[1..].chars().all(|c| c.is_ascii_alphabetic());
-            return all_letters && spec.value_opts.contains(&short.as_str());
-        }
+    if !spec.no_clusters
+        && !word.starts_with("--")
+        && word.len() > 2
+        && let Some(last) = word.chars().last()
+    {
+        let short = format!("-{last}");
+        let all_letters = word[1..].chars().all(|c| c.is_ascii_alphabetic());
+        return all_letters && spec.value_opts.contains(&short.as_str());
     }
     false
 }

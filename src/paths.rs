@@ -133,8 +133,8 @@ impl Location {
             }
         } else if word.dynamic {
             return target;
-        } else if raw.starts_with('/') {
-            (Some(PathBuf::from("/")), &raw[1..])
+        } else if let Some(absolute) = raw.strip_prefix('/') {
+            (Some(PathBuf::from("/")), absolute)
         } else {
             (cwd.map(Path::to_path_buf), raw.as_str())
         };
@@ -238,10 +238,10 @@ fn place_of(path: &Path, all_contents: bool, home: Option<&Path>) -> Place {
             return Place::Ordinary;
         }
     }
-    if let Some(device) = text.strip_prefix("/dev/") {
-        if DEVICE_PREFIXES.iter().any(|p| device.starts_with(p)) {
-            return Place::Device;
-        }
+    if let Some(device) = text.strip_prefix("/dev/")
+        && DEVICE_PREFIXES.iter().any(|p| device.starts_with(p))
+    {
+        return Place::Device;
     }
     if TEMP_FOLDERS.iter().any(|t| folder.starts_with(t)) {
         return Place::Ordinary;

@@ -304,13 +304,12 @@ fn peel_wrapper(w: &'static Wrapper, words: &[Word]) -> Step {
         };
     }
     let mut inner: Vec<Word> = words[i..].to_vec();
-    if !w.stop_words.is_empty() {
-        if let Some(stop) = inner
+    if !w.stop_words.is_empty()
+        && let Some(stop) = inner
             .iter()
             .position(|x| w.stop_words.contains(&x.value.as_str()))
-        {
-            inner.truncate(stop);
-        }
+    {
+        inner.truncate(stop);
     }
     match w.mode {
         WrapperMode::Join if !inner.is_empty() => {

@@ -218,9 +218,7 @@ fn scan_sed(script: &str) -> Option<ProgramEffect> {
                 let Some(delim) = parts.next() else { break };
                 let tail = skip_delimited(skip_delimited(parts.as_str(), delim), delim);
                 if command == 's' {
-                    let flags_end = tail
-                        .find(|c: char| matches!(c, ';' | '\n' | '}'))
-                        .unwrap_or(tail.len());
+                    let flags_end = tail.find([';', '\n', '}']).unwrap_or(tail.len());
                     let flags = &tail[..flags_end];
                     if flags.contains('e') && !flags.contains('w') {
                         return Some(RUNS_COMMANDS);
@@ -263,7 +261,7 @@ fn skip_text_lines(mut s: &str) -> &str {
             return "";
         }
         s = &s[line_end + 1..];
-        if trailing % 2 == 0 {
+        if trailing.is_multiple_of(2) {
             return s;
         }
     }
@@ -304,19 +302,6 @@ fn skip_delimited(s: &str, delim: char) -> &str {
         }
     }
     ""
-}
-
-/// The flags of an `s` command, given the text after the `s`.
-fn substitution_flags(after_s: &str) -> Option<&str> {
-    let mut chars = after_s.chars();
-    let delim = chars.next()?;
-    let rest = skip_delimited(chars.as_str(), delim);
-    let rest = skip_delimited(rest, delim);
-    Some(
-        rest.split(|c: char| c == '}' || c.is_whitespace())
-            .next()
-            .unwrap_or(""),
-    )
 }
 
 #[cfg(test)]

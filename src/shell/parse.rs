@@ -342,10 +342,10 @@ impl Walker<'_> {
     fn walk_function(&mut self, node: Node, depth: usize) {
         if let Some(name) = node.child_by_field_name("name") {
             let name = text(name, self.src).to_string();
-            if let Some(body) = node.child_by_field_name("body") {
-                if calls_itself_in_background(body, &name, self.src) {
-                    self.script.fork_bomb = true;
-                }
+            if let Some(body) = node.child_by_field_name("body")
+                && calls_itself_in_background(body, &name, self.src)
+            {
+                self.script.fork_bomb = true;
             }
             self.script.functions.push(name);
         }
@@ -634,12 +634,12 @@ impl Walker<'_> {
         let text_of = text(node, self.src);
         // A reserved word where a command name belongs (`then ls`, a stray
         // `fi`): bash rejects the line, tree-sitter reads a command.
-        if let Some(first) = words.first() {
-            if RESERVED_WORDS.contains(&first.source.as_str()) {
-                self.script
-                    .problems
-                    .push(Problem::Syntax(format!("unexpected `{}`", first.source)));
-            }
+        if let Some(first) = words.first()
+            && RESERVED_WORDS.contains(&first.source.as_str())
+        {
+            self.script
+                .problems
+                .push(Problem::Syntax(format!("unexpected `{}`", first.source)));
         }
         if merged_line {
             self.script
@@ -679,8 +679,8 @@ const RESERVED_WORDS: &[&str] = &[
 
 fn first_anonymous(node: Node) -> Option<Node> {
     let mut cursor = node.walk();
-    let found = node.children(&mut cursor).find(|c| !c.is_named());
-    found
+
+    node.children(&mut cursor).find(|c| !c.is_named())
 }
 
 fn last_named(node: Node) -> Option<Node> {
