@@ -366,87 +366,6 @@ fn check_flag_spelling(flag: &str, context: &str) -> BuildResult<()> {
     }
 }
 
-/// Renders one spec (and its subs, recursively) as a `Spec { … }` literal.
-fn render_spec(spec: &Spec, name: &str, context: &str) -> BuildResult<String> {
-    let context = format!("{context} › {name}");
-    let class = class_variant(&spec.class, &context)?;
-    let writes = writes_variant(spec.writes.as_deref(), &context)?;
-    for opt in spec.value_opts.iter().chain(&spec.sub_opts) {
-        check_flag_spelling(opt, &context)?;
-    }
-    let mut flags = String::from("&[");
-    for flag in &spec.flags {
-        if flag.flag.is_empty() {
-            return Err(format!("{context}: a flag entry has no spellings"));
-        }
-        for spelling in &flag.flag {
-            check_flag_spelling(spelling, &context)?;
-        }
-        let flag_class = class_variant(&flag.class, &context)?;
-        let flag_writes = match flag.writes.as_deref() {
-            None => "FlagWrites::Unchanged".to_string(),
-            Some("value") => "FlagWrites::Value".to_string(),
-            Some(mode) => format!(
-                "FlagWrites::Operands({})",
-                writes_variant(Some(mode), &context)?
-            ),
-        };
-        let id = flag.id.clone().unwrap_or_else(|| {
-            let long = flag
-                .flag
-                .iter()
-                .find(|f| f.starts_with("--"))
-                .unwrap_or(&flag.flag[0]);
-            long.trim_start_matches(['-', '+']).to_string()
-        });
-        if flag.lowers && !matches!(flag.class.as_str(), "inspect" | "build" | "test" | "format") {
-            return Err(format!(
-                "{context}: a lowering flag must lower to a free class, not `{}`",
-                flag.class
-            ));
-        }
-        let _ = write!(
-            flags,
-            "FlagRule {{ spellings: {}, class: {flag_class}, writes: {flag_writes}, id: {id:?}, note: {:?}, lowers: {} }}, ",
-            str_slice(&flag.flag),
-            flag.note.as_deref().unwrap_or(""),
-            flag.lowers
-        );
-    }
-    flags.push(']');
-    let mut subs: Vec<(String, String)> = Vec::new();
-    let mut seen = BTreeSet::new();
-    for sub in &spec.subs {
-        let names = names_of(sub, false, &context)?;
-        for sub_name in names {
-            if !seen.insert(sub_name.clone()) {
-                return Err(format!("{context}: sub `{sub_name}` appears twice"));
-            }
-            subs.push((sub_name.clone(), render_spec(sub, &sub_name, &context)?));
-        }
-    }
-    subs.sort();
-    let mut subs_src = String::from("&[");
-    for (_, sub) in &subs {
-        subs_src.push_str(sub);
-        subs_src.push_str(", ");
-    }
-    subs_src.push(']');
-    let with_operands = match &spec.with_operands {
-        Some(w) => format!("Some(({}, {}))", w.over, class_variant(&w.class, &context)?),
-        None => "None".to_string(),
-    };
-    Ok(format!(
-        "Spec {{ name: {name:?}, class: {class}, writes: {writes}, value_opts: {}, flags: {flags}, subs: {subs_src}, sub_opts: {}, with_operands: {with_operands}, kv_writes: {}, abbrev: {}, no_clusters: {}, note: {:?} }}",
-        str_slice(&spec.value_opts),
-        str_slice(&spec.sub_opts),
-        str_slice(&spec.kv_writes),
-        spec.abbrev,
-        spec.no_clusters,
-        spec.note.as_deref().unwrap_or(""),
-    ))
-}
-
 fn names_of(spec: &Spec, top: bool, context: &str) -> BuildResult<Vec<String>> {
     let (one, many, what) = if top {
         (&spec.verb, &spec.verbs, "verb/verbs")
@@ -474,6 +393,131 @@ fn names_of(spec: &Spec, top: bool, context: &str) -> BuildResult<Vec<String>> {
     Ok(names)
 }
 
+/// A lexicon entry with its names expanded and its subs sorted, ready to be
+/// laid out flat.
+struct Node {
+    name: String,
+    spec: Spec,
+    subs: Vec<Node>,
+}
+
+fn node_of(spec: &Spec, name: &str, context: &str) -> BuildResult<Node> {
+    let context = format!("{context} › {name}");
+    class_variant(&spec.class, &context)?;
+    writes_variant(spec.writes.as_deref(), &context)?;
+    for opt in spec.value_opts.iter().chain(&spec.sub_opts) {
+        check_flag_spelling(opt, &context)?;
+    }
+    for flag in &spec.flags {
+        if flag.flag.is_empty() {
+            return Err(format!("{context}: a flag entry has no spellings"));
+        }
+        for spelling in &flag.flag {
+            check_flag_spelling(spelling, &context)?;
+        }
+        class_variant(&flag.class, &context)?;
+        if let Some(mode) = flag.writes.as_deref().filter(|m| *m != "value") {
+            writes_variant(Some(mode), &context)?;
+        }
+        if flag.lowers && !matches!(flag.class.as_str(), "inspect" | "build" | "test" | "format") {
+            return Err(format!(
+                "{context}: a lowering flag must lower to a free class, not `{}`",
+                flag.class
+            ));
+        }
+    }
+    if let Some(w) = &spec.with_operands {
+        class_variant(&w.class, &context)?;
+    }
+    let mut subs = Vec::new();
+    let mut seen = BTreeSet::new();
+    for sub in &spec.subs {
+        for sub_name in names_of(sub, false, &context)? {
+            if !seen.insert(sub_name.clone()) {
+                return Err(format!("{context}: sub `{sub_name}` appears twice"));
+            }
+            subs.push(node_of(sub, &sub_name, &context)?);
+        }
+    }
+    subs.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(Node {
+        name: name.to_string(),
+        spec: spec.clone(),
+        subs,
+    })
+}
+
+/// Strings and string lists laid out as offsets into one blob, so that the
+/// generated tables hold no pointers: a position-independent binary then
+/// has nothing to relocate in them at start-up.
+#[derive(Default)]
+struct Blob {
+    text: String,
+    seen: BTreeMap<String, (u32, u32)>,
+    lists: Vec<(u32, u32)>,
+}
+
+impl Blob {
+    fn text(&mut self, s: &str) -> String {
+        let (start, len) = match self.seen.get(s) {
+            Some(found) => *found,
+            None => {
+                let at = (self.text.len() as u32, s.len() as u32);
+                self.text.push_str(s);
+                self.seen.insert(s.to_string(), at);
+                at
+            }
+        };
+        format!("Text {{ start: {start}, len: {len} }}")
+    }
+
+    fn list(&mut self, items: &[String]) -> String {
+        let start = self.lists.len() as u32;
+        for item in items {
+            let rendered = self.text(item);
+            // Recover the offsets just rendered (the text call interned it).
+            let at = self.seen[item.as_str()];
+            let _ = rendered;
+            self.lists.push(at);
+        }
+        format!("TextList {{ start: {start}, len: {} }}", items.len())
+    }
+}
+
+fn capitalised_class(class: &str) -> String {
+    let mut chars = class.chars();
+    let first = chars.next().map(|c| c.to_ascii_uppercase()).unwrap_or('X');
+    format!("Effect::{first}{}", chars.as_str())
+}
+
+fn render_flag(flag: &Flag, blob: &mut Blob) -> String {
+    let writes = match flag.writes.as_deref() {
+        None => "FlagWrites::Unchanged".to_string(),
+        Some("value") => "FlagWrites::Value".to_string(),
+        Some(mode) => {
+            let mut chars = mode.chars();
+            let first = chars.next().map(|c| c.to_ascii_uppercase()).unwrap_or('X');
+            format!("FlagWrites::Operands(Operands::{first}{})", chars.as_str())
+        }
+    };
+    let id = flag.id.clone().unwrap_or_else(|| {
+        let long = flag
+            .flag
+            .iter()
+            .find(|f| f.starts_with("--"))
+            .unwrap_or(&flag.flag[0]);
+        long.trim_start_matches(['-', '+']).to_string()
+    });
+    format!(
+        "FlagRule {{ spellings: {}, class: {}, writes: {writes}, id: {}, note: {}, lowers: {} }}",
+        blob.list(&flag.flag),
+        capitalised_class(&flag.class),
+        blob.text(&id),
+        blob.text(flag.note.as_deref().unwrap_or("")),
+        flag.lowers
+    )
+}
+
 fn emit_lexicon(dir: &Path, out: &mut String) -> BuildResult<()> {
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut files: Vec<PathBuf> = fs::read_dir(dir)
@@ -482,7 +526,7 @@ fn emit_lexicon(dir: &Path, out: &mut String) -> BuildResult<()> {
         .filter(|p| p.extension().is_some_and(|x| x == "json"))
         .collect();
     files.sort();
-    let mut entries: BTreeMap<String, (String, String)> = BTreeMap::new();
+    let mut entries: BTreeMap<String, (Node, String)> = BTreeMap::new();
     for path in &files {
         let file: LexiconFile = read_json(path)?;
         let source = path
@@ -491,39 +535,146 @@ fn emit_lexicon(dir: &Path, out: &mut String) -> BuildResult<()> {
             .unwrap_or_default();
         for (class, verbs) in &file.classes {
             let context = format!("{}: classes.{class}", path.display());
-            let variant = class_variant(class, &context)?;
+            class_variant(class, &context)?;
             for verb in verbs {
-                let spec = format!(
-                    "Spec {{ name: {verb:?}, class: {variant}, writes: Operands::None, value_opts: &[], flags: &[], subs: &[], sub_opts: &[], with_operands: None, kv_writes: &[], abbrev: false, no_clusters: false, note: \"\" }}"
-                );
-                insert_verb(&mut entries, verb, spec, &source)?;
+                let spec = Spec {
+                    verb: Some(verb.clone()),
+                    verbs: None,
+                    name: None,
+                    names: None,
+                    class: class.clone(),
+                    writes: None,
+                    value_opts: Vec::new(),
+                    flags: Vec::new(),
+                    subs: Vec::new(),
+                    sub_opts: Vec::new(),
+                    with_operands: None,
+                    kv_writes: Vec::new(),
+                    abbrev: false,
+                    no_clusters: false,
+                    note: None,
+                };
+                insert_verb(
+                    &mut entries,
+                    verb,
+                    Node {
+                        name: verb.clone(),
+                        spec,
+                        subs: Vec::new(),
+                    },
+                    &source,
+                )?;
             }
         }
         for spec in &file.verbs {
             let context = path.display().to_string();
             for verb in names_of(spec, true, &context)? {
-                let rendered = render_spec(spec, &verb, &context)?;
-                insert_verb(&mut entries, &verb, rendered, &source)?;
+                let node = node_of(spec, &verb, &context)?;
+                insert_verb(&mut entries, &verb, node, &source)?;
             }
         }
     }
-    out.push_str("/// The verb lexicon sorted by verb (from `rules/lexicon/*.json`).\npub static LEXICON: &[Spec] = &[\n");
-    for (spec, _) in entries.values() {
-        let _ = writeln!(out, "    {spec},");
+    // Lay the tree out flat, breadth first: the verbs first (sorted), then
+    // each spec's subs as one contiguous sorted block.
+    let mut order: Vec<&Node> = entries.values().map(|(node, _)| node).collect();
+    let top = order.len();
+    let mut sub_ranges: Vec<(usize, usize)> = Vec::new();
+    let mut i = 0;
+    while i < order.len() {
+        let node = order[i];
+        let start = order.len();
+        order.extend(node.subs.iter());
+        sub_ranges.push((start, node.subs.len()));
+        i += 1;
+    }
+    let mut blob = Blob::default();
+    let mut flags: Vec<String> = Vec::new();
+    let mut rows: Vec<String> = Vec::new();
+    for (node, (sub_start, sub_len)) in order.iter().zip(&sub_ranges) {
+        let spec = &node.spec;
+        let flag_start = flags.len();
+        for flag in &spec.flags {
+            flags.push(render_flag(flag, &mut blob));
+        }
+        let with_operands = match &spec.with_operands {
+            Some(w) => format!("Some(({}, {}))", w.over, capitalised_class(&w.class)),
+            None => "None".to_string(),
+        };
+        let writes = {
+            let mode = spec.writes.as_deref().unwrap_or("none");
+            let mut chars = mode.chars();
+            let first = chars.next().map(|c| c.to_ascii_uppercase()).unwrap_or('X');
+            format!("Operands::{first}{}", chars.as_str())
+        };
+        rows.push(format!(
+            "Spec {{ name: {}, class: {}, writes: {writes}, value_opts: {}, flags: Range {{ start: {flag_start}, len: {} }}, subs: Range {{ start: {sub_start}, len: {sub_len} }}, sub_opts: {}, with_operands: {with_operands}, kv_writes: {}, abbrev: {}, no_clusters: {}, note: {} }}",
+            blob.text(&node.name),
+            capitalised_class(&spec.class),
+            blob.list(&spec.value_opts),
+            spec.flags.len(),
+            blob.list(&spec.sub_opts),
+            blob.list(&spec.kv_writes),
+            spec.abbrev,
+            spec.no_clusters,
+            blob.text(spec.note.as_deref().unwrap_or("")),
+        ));
+    }
+    let sources: Vec<String> = entries
+        .values()
+        .map(|(_, source)| blob.text(source))
+        .collect();
+    let _ = writeln!(
+        out,
+        "/// Number of verbs: `SPECS[..LEXICON_LEN]` are the verbs, sorted.\npub const LEXICON_LEN: usize = {top};\n"
+    );
+    let _ = writeln!(
+        out,
+        "/// Every lexicon spec, verbs first, then blocks of subs (from `rules/lexicon/*.json`).\npub static SPECS: [Spec; {}] = [",
+        rows.len()
+    );
+    for row in &rows {
+        let _ = writeln!(out, "    {row},");
     }
     out.push_str("];\n\n");
-    out.push_str("/// The lexicon file each verb of `LEXICON` comes from, in the same order.\npub static LEXICON_SOURCES: &[&str] = &[\n");
-    for (_, source) in entries.values() {
-        let _ = writeln!(out, "    {source:?},");
+    let _ = writeln!(
+        out,
+        "/// Every flag rule of the lexicon.\npub static FLAGS: [FlagRule; {}] = [",
+        flags.len()
+    );
+    for flag in &flags {
+        let _ = writeln!(out, "    {flag},");
     }
-    out.push_str("];\n");
+    out.push_str("];\n\n");
+    let _ = writeln!(
+        out,
+        "/// The lexicon file each verb comes from, in verb order.\npub static LEXICON_SOURCES: [Text; {}] = [",
+        sources.len()
+    );
+    for source in &sources {
+        let _ = writeln!(out, "    {source},");
+    }
+    out.push_str("];\n\n");
+    let _ = writeln!(
+        out,
+        "/// String lists of the lexicon, as offsets into `STRINGS`.\npub static TEXT_LISTS: [Text; {}] = [",
+        blob.lists.len()
+    );
+    for (start, len) in &blob.lists {
+        let _ = writeln!(out, "    Text {{ start: {start}, len: {len} }},");
+    }
+    out.push_str("];\n\n");
+    let _ = writeln!(
+        out,
+        "/// Every string of the lexicon, end to end.\npub static STRINGS: &str = {:?};\n",
+        blob.text
+    );
     Ok(())
 }
 
 fn insert_verb(
-    entries: &mut BTreeMap<String, (String, String)>,
+    entries: &mut BTreeMap<String, (Node, String)>,
     verb: &str,
-    spec: String,
+    spec: Node,
     source: &str,
 ) -> BuildResult<()> {
     if verb.is_empty() || verb.contains(char::is_whitespace) {

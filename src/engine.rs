@@ -423,6 +423,7 @@ impl<'a> Run<'a> {
                 }
             }
         }
+        self.note(depth, || format!("words: {}", render_words(&words)));
         if extra_stdin_operands {
             let mut more = Word::literal("<stdin>");
             more.dynamic = true;
@@ -524,8 +525,13 @@ impl<'a> Run<'a> {
             );
         }
         let args = &words[1..];
+        let local_cwd = if verb == "git" {
+            git_cwd(args, location, local_cwd)
+        } else {
+            local_cwd
+        };
         if INTERPRETERS.contains(&verb)
-            || lexicon::lookup(verb).is_some_and(|s| INTERPRETERS.contains(&s.name))
+            || lexicon::lookup(verb).is_some_and(|s| INTERPRETERS.contains(&s.name()))
         {
             self.interpreter(verb, args, site, depth);
         }
@@ -583,21 +589,21 @@ impl<'a> Run<'a> {
             return;
         };
         let mut classified = classified;
-        let program = match classified.spec.name {
+        let program = match classified.spec.name() {
             "awk" | "gawk" | "mawk" | "nawk" => crate::programs::awk(args),
             "sed" | "gsed" => crate::programs::sed(args),
             _ => None,
         };
         if let Some(found) = program.filter(|p| p.effect.rank() > classified.effect.rank()) {
             classified.effect = found.effect;
-            classified.rule = format!("lexicon.{}.{}", classified.spec.name, found.id);
+            classified.rule = format!("lexicon.{}.{}", classified.spec.name(), found.id);
             classified.note = found.note;
         }
         let effect = classified.effect;
         self.note(depth, || {
             format!("lexicon: {} ({})", classified.rule, effect.as_str())
         });
-        if classified.path.len() == 1 && INTERPRETERS.contains(&classified.spec.name) {
+        if classified.path.len() == 1 && INTERPRETERS.contains(&classified.spec.name()) {
             let program = args.iter().find(|a| !a.value.starts_with('-'));
             if let Some(program) =
                 program.filter(|p| !p.dynamic && crate::rules::is_test_script(&p.value))
@@ -900,6 +906,32 @@ impl<'a> Run<'a> {
         }
         let _ = verb;
     }
+}
+
+/// Words as a shell would need them written (for `explain`).
+fn render_words(words: &[Word]) -> String {
+    let values: Vec<&str> = words.iter().map(|w| w.value.as_str()).collect();
+    shlex::try_join(values.iter().copied()).unwrap_or_else(|_| format!("{values:?}"))
+}
+
+/// The folder `git -C DIR …` runs in.
+fn git_cwd(args: &[Word], location: &Location, cwd: Option<PathBuf>) -> Option<PathBuf> {
+    let mut cwd = cwd;
+    let mut i = 0;
+    while i + 1 < args.len() && args[i].value.starts_with('-') {
+        if args[i].value == "-C" {
+            cwd = location.resolve_in(&args[i + 1], cwd.as_deref()).path;
+            i += 2;
+        } else if matches!(
+            args[i].value.as_str(),
+            "-c" | "--git-dir" | "--work-tree" | "--namespace"
+        ) {
+            i += 2;
+        } else {
+            i += 1;
+        }
+    }
+    cwd
 }
 
 fn suffix(note: &str) -> String {

@@ -567,18 +567,17 @@ fn check_git_push(rest: &[Word], hits: &mut Vec<FloorRule>) {
     if exact_force || plus_refspec || abbreviated_force || long("--mirror") {
         hits.push(FloorRule::GitForcePush);
     } else if lease {
-        // Documented choice: --force-with-lease is allowed (SIGNED as a
-        // publish) only when every refspec names a branch that is not a
-        // default branch. Without a refspec the branch is unknown.
-        let to_default = refspecs.is_empty()
-            || refspecs.iter().any(|r| {
-                let dst = r
-                    .rsplit(':')
-                    .next()
-                    .unwrap_or(r)
-                    .trim_start_matches("refs/heads/");
-                DEFAULT_BRANCHES.contains(&dst)
-            });
+        // Documented choice: --force-with-lease refuses to overwrite work it
+        // has not seen, so it is SIGNED (a publish), unless a refspec names
+        // a default branch, which is shared by everyone: then BLOCKED.
+        let to_default = refspecs.iter().any(|r| {
+            let dst = r
+                .rsplit(':')
+                .next()
+                .unwrap_or(r)
+                .trim_start_matches("refs/heads/");
+            DEFAULT_BRANCHES.contains(&dst)
+        });
         if to_default {
             hits.push(FloorRule::GitForcePush);
         }

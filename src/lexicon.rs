@@ -73,17 +73,17 @@ pub fn lookup(verb: &str) -> Option<&'static Spec> {
 pub fn classify(verb: &str, argv: &[Word]) -> Option<Classified> {
     let top = lookup(verb)?;
     let mut spec = top;
-    let mut path = vec![top.name];
+    let mut path = vec![top.name()];
     let mut start = 1;
     // Descend into subcommands.
     loop {
-        if spec.subs.is_empty() {
+        if spec.subs().is_empty() {
             break;
         }
         match find_sub(spec, argv, start) {
             Some((sub, next)) => {
                 spec = sub;
-                path.push(sub.name);
+                path.push(sub.name());
                 start = next;
             }
             None => break,
@@ -110,7 +110,7 @@ pub fn classify(verb: &str, argv: &[Word]) -> Option<Classified> {
             continue;
         }
         let mut takes_value = takes_separate_value(spec, word);
-        for flag in spec.flags {
+        for flag in spec.flags() {
             if let Some(attached) = flag_matches(spec, flag, word) {
                 if flag.lowers {
                     lowered_by = Some(flag);
@@ -173,18 +173,18 @@ pub fn classify(verb: &str, argv: &[Word]) -> Option<Classified> {
     }
     for &i in &operands {
         if let Some((key, _)) = argv[i].value.split_once('=')
-            && spec.kv_writes.contains(&key)
+            && spec.kv_writes.contains(key)
         {
             writes.push(Written::KeyValue(i));
         }
     }
     let mut rule = format!("lexicon.{}", path.join("."));
-    let mut note = spec.note;
+    let mut note = spec.note();
     if let Some(flag) = decided_by {
         rule.push('.');
-        rule.push_str(flag.id);
-        if !flag.note.is_empty() {
-            note = flag.note;
+        rule.push_str(flag.id.get());
+        if !flag.note.get().is_empty() {
+            note = flag.note.get();
         }
     }
     Some(Classified {
@@ -212,7 +212,7 @@ fn find_sub(spec: &'static Spec, argv: &[Word], start: usize) -> Option<(&'stati
         if word == "--" {
             return None;
         }
-        if spec.sub_opts.contains(&word) {
+        if spec.sub_opts.contains(word) {
             let name = argv.get(i + 1)?.value.as_str();
             return spec.sub(name).map(|s| (s, i + 2));
         }
@@ -243,7 +243,7 @@ fn takes_separate_value(spec: &Spec, word: &str) -> bool {
     if word.contains('=') {
         return false;
     }
-    if spec.value_opts.contains(&word) {
+    if spec.value_opts.contains(word) {
         return true;
     }
     // A cluster ending in a value option (`tar -xzf FILE`, `grep -rne PAT`).
@@ -254,7 +254,7 @@ fn takes_separate_value(spec: &Spec, word: &str) -> bool {
     {
         let short = format!("-{last}");
         let all_letters = word[1..].chars().all(|c| c.is_ascii_alphabetic());
-        return all_letters && spec.value_opts.contains(&short.as_str());
+        return all_letters && spec.value_opts.contains(&short);
     }
     false
 }
@@ -262,7 +262,7 @@ fn takes_separate_value(spec: &Spec, word: &str) -> bool {
 /// Whether `flag` matches the option `word`; `Some(true)` when the value is
 /// attached to the word itself (`-ofile`, `--output=file`).
 fn flag_matches(spec: &Spec, flag: &FlagRule, word: &str) -> Option<bool> {
-    for spelling in flag.spellings {
+    for spelling in flag.spellings.iter() {
         if let Some(long) = spelling.strip_prefix("--") {
             let (name, attached) = match word.strip_prefix("--") {
                 Some(rest) => match rest.split_once('=') {
@@ -276,7 +276,7 @@ fn flag_matches(spec: &Spec, flag: &FlagRule, word: &str) -> Option<bool> {
             }
         } else if spelling.len() == 2 {
             let letter = spelling.as_bytes()[1] as char;
-            if word == *spelling {
+            if word == spelling {
                 return Some(false);
             }
             if spec.no_clusters || word.starts_with("--") {
@@ -291,13 +291,13 @@ fn flag_matches(spec: &Spec, flag: &FlagRule, word: &str) -> Option<bool> {
                 if c == letter {
                     return Some(pos + 2 < word.len());
                 }
-                if spec.value_opts.contains(&format!("-{c}").as_str()) {
+                if spec.value_opts.contains(&format!("-{c}")) {
                     break;
                 }
             }
-        } else if word == *spelling
+        } else if word == spelling
             || word
-                .strip_prefix(*spelling)
+                .strip_prefix(spelling)
                 .is_some_and(|r| r.starts_with('='))
         {
             return Some(word.len() > spelling.len());

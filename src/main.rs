@@ -340,7 +340,7 @@ fn rules_command(args: &[String]) -> Result<u8, CliError> {
     }
     out.push_str(&format!(
         "\n# Lexicon: {} verbs, {} wrappers, {} shells (lexicon.<verb>[.<sub>][.<flag>])\n",
-        rules::LEXICON.len(),
+        rules::lexicon().len(),
         rules::WRAPPERS.len(),
         rules::SHELLS.len()
     ));
@@ -348,11 +348,11 @@ fn rules_command(args: &[String]) -> Result<u8, CliError> {
         "inspect", "build", "test", "format", "mutate", "install", "network", "publish", "destroy",
         "exec",
     ] {
-        let count = rules::LEXICON
+        let count = rules::lexicon()
             .iter()
             .filter(|s| s.class.as_str() == class)
             .count();
-        let verdict = rules::LEXICON
+        let verdict = rules::lexicon()
             .iter()
             .find(|s| s.class.as_str() == class)
             .map(|s| s.class.verdict().as_str())

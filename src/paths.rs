@@ -51,15 +51,16 @@ pub enum Place {
 }
 
 /// Folders whose deletion or recursive permission change breaks the system.
-/// Sorted; checked by a unit test.
+/// The floor covers each one and its direct contents (`/usr/lib`,
+/// `/usr/bin/python3`); deeper paths (`/var/lib/docker`,
+/// `/usr/local/bin/tool`) are admin work, SIGNED. Sorted; checked by a test.
 #[rustfmt::skip]
 const SYSTEM_FOLDERS: &[&str] = &[
     "/Applications", "/Library", "/System", "/System/Library", "/Users", "/Volumes",
     "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib32", "/lib64", "/libx32",
     "/media", "/mnt", "/nix", "/opt", "/private", "/private/etc", "/private/var",
     "/proc", "/root", "/run", "/sbin", "/snap", "/srv", "/sys", "/usr", "/usr/bin",
-    "/usr/include", "/usr/lib", "/usr/local", "/usr/local/bin", "/usr/local/lib",
-    "/usr/sbin", "/usr/share", "/var", "/var/lib", "/var/log",
+    "/usr/lib", "/usr/local", "/usr/sbin", "/var",
 ];
 
 /// Temporary folders: ordinary write targets, never system folders.

@@ -30,19 +30,76 @@ pub enum FlagWrites {
     Operands(Operands),
 }
 
+/// A string of the lexicon: an offset into [`STRINGS`]. The lexicon holds no
+/// pointers, so a position-independent binary has nothing to relocate in it
+/// at start-up (with pointers, fixing up ~1 MiB of tables cost more than the
+/// whole rest of a hook call).
+#[derive(Clone, Copy, Debug)]
+pub struct Text {
+    start: u32,
+    len: u32,
+}
+
+impl Text {
+    /// The string.
+    pub fn get(self) -> &'static str {
+        STRINGS
+            .get(self.start as usize..(self.start + self.len) as usize)
+            .unwrap_or("")
+    }
+}
+
+/// A list of strings: a range of [`TEXT_LISTS`].
+#[derive(Clone, Copy, Debug)]
+pub struct TextList {
+    start: u32,
+    len: u32,
+}
+
+impl TextList {
+    /// The strings, in order.
+    pub fn iter(self) -> impl Iterator<Item = &'static str> {
+        TEXT_LISTS
+            .get(self.start as usize..(self.start + self.len) as usize)
+            .unwrap_or(&[])
+            .iter()
+            .map(|t| t.get())
+    }
+
+    /// Whether `word` is one of them.
+    pub fn contains(self, word: &str) -> bool {
+        self.iter().any(|item| item == word)
+    }
+}
+
+/// A range of [`SPECS`] or [`FLAGS`].
+#[derive(Clone, Copy, Debug)]
+pub struct Range {
+    start: u32,
+    len: u32,
+}
+
+impl Range {
+    fn of<T>(self, table: &'static [T]) -> &'static [T] {
+        table
+            .get(self.start as usize..(self.start + self.len) as usize)
+            .unwrap_or(&[])
+    }
+}
+
 /// A flag that changes a verb's class.
 #[derive(Debug)]
 pub struct FlagRule {
     /// Spellings: `--long`, `-x` (also inside clusters), `-word` (exact).
-    pub spellings: &'static [&'static str],
+    pub spellings: TextList,
     /// The class the flag raises the command to.
     pub class: Effect,
     /// What it does to write targets.
     pub writes: FlagWrites,
     /// Its name in rule ids.
-    pub id: &'static str,
+    pub id: Text,
     /// One line shown in reasons.
-    pub note: &'static str,
+    pub note: Text,
     /// The flag makes the command only look (a dry run or a listing:
     /// `git clean -n`, `unzip -l`): its class replaces every other.
     pub lowers: bool,
@@ -51,40 +108,61 @@ pub struct FlagRule {
 /// A verb or subcommand of the lexicon.
 #[derive(Debug)]
 pub struct Spec {
-    /// The verb or subcommand name.
-    pub name: &'static str,
+    name: Text,
     /// Its effect class.
     pub class: Effect,
     /// Which operands it writes.
     pub writes: Operands,
     /// Options that take the next word as value.
-    pub value_opts: &'static [&'static str],
-    /// Flags that change the class.
-    pub flags: &'static [FlagRule],
-    /// Subcommands, sorted by name.
-    pub subs: &'static [Spec],
+    pub value_opts: TextList,
+    flags: Range,
+    subs: Range,
     /// Options whose value names the subcommand (`python -m pytest`).
-    pub sub_opts: &'static [&'static str],
+    pub sub_opts: TextList,
     /// `(over, class)`: with more than `over` operands the class becomes `class`.
     pub with_operands: Option<(u8, Effect)>,
     /// `key=value` operands whose value is written (`dd of=`).
-    pub kv_writes: &'static [&'static str],
+    pub kv_writes: TextList,
     /// Long options may be abbreviated (git).
     pub abbrev: bool,
     /// One-dash words are never clusters of one-letter options.
     pub no_clusters: bool,
-    /// One line shown in reasons.
-    pub note: &'static str,
+    note: Text,
 }
 
 impl Spec {
+    /// The verb or subcommand name.
+    pub fn name(&self) -> &'static str {
+        self.name.get()
+    }
+
+    /// One line shown in reasons.
+    pub fn note(&self) -> &'static str {
+        self.note.get()
+    }
+
+    /// Flags that change the class.
+    pub fn flags(&self) -> &'static [FlagRule] {
+        self.flags.of(&FLAGS)
+    }
+
+    /// Subcommands, sorted by name.
+    pub fn subs(&self) -> &'static [Spec] {
+        self.subs.of(&SPECS)
+    }
+
     /// The subcommand called `name`, if any.
     pub fn sub(&self, name: &str) -> Option<&'static Spec> {
-        self.subs
-            .binary_search_by(|s| s.name.cmp(name))
+        let subs = self.subs();
+        subs.binary_search_by(|s| s.name().cmp(name))
             .ok()
-            .map(|i| &self.subs[i])
+            .map(|i| &subs[i])
     }
+}
+
+/// The verbs of the lexicon, sorted by name.
+pub fn lexicon() -> &'static [Spec] {
+    &SPECS[..LEXICON_LEN]
 }
 
 /// How a wrapper's inner command is found.
@@ -168,10 +246,11 @@ impl FloorRule {
 
 /// The lexicon entry of a verb, exactly as named.
 pub fn lexicon_entry(verb: &str) -> Option<&'static Spec> {
-    LEXICON
-        .binary_search_by(|s| s.name.cmp(verb))
+    let verbs = lexicon();
+    verbs
+        .binary_search_by(|s| s.name().cmp(verb))
         .ok()
-        .map(|i| &LEXICON[i])
+        .map(|i| &verbs[i])
 }
 
 /// The wrapper called `name`, if it is one.
@@ -201,14 +280,15 @@ mod tests {
 
     #[test]
     fn tables_are_sorted_and_unique() {
-        assert!(LEXICON.windows(2).all(|w| w[0].name < w[1].name));
+        assert!(lexicon().windows(2).all(|w| w[0].name() < w[1].name()));
         assert!(WRAPPERS.windows(2).all(|w| w[0].name < w[1].name));
         assert!(SHELLS.windows(2).all(|w| w[0] < w[1]));
         fn subs_sorted(spec: &Spec) -> bool {
-            spec.subs.windows(2).all(|w| w[0].name < w[1].name) && spec.subs.iter().all(subs_sorted)
+            spec.subs().windows(2).all(|w| w[0].name() < w[1].name())
+                && spec.subs().iter().all(subs_sorted)
         }
-        assert!(LEXICON.iter().all(subs_sorted));
-        assert_eq!(LEXICON.len(), LEXICON_SOURCES.len());
+        assert!(lexicon().iter().all(subs_sorted));
+        assert_eq!(lexicon().len(), LEXICON_SOURCES.len());
     }
 
     #[test]

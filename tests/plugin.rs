@@ -22,13 +22,25 @@ fn plugin_manifest_names_the_hooks_file() {
     assert_eq!(plugin["name"], "portcullis");
     assert_eq!(plugin["hooks"], "./hooks.json");
     let hooks = json("hooks.json");
-    let groups = hooks["hooks"]["PreToolUse"].as_array().expect("PreToolUse groups");
-    let bash = groups.iter().find(|g| g["matcher"] == "Bash").expect("a Bash matcher");
+    let groups = hooks["hooks"]["PreToolUse"]
+        .as_array()
+        .expect("PreToolUse groups");
+    let bash = groups
+        .iter()
+        .find(|g| g["matcher"] == "Bash")
+        .expect("a Bash matcher");
     let handler = &bash["hooks"][0];
     assert_eq!(handler["type"], "command");
-    assert!(handler["timeout"].as_u64().is_some_and(|t| t > 0 && t <= 60));
+    assert!(
+        handler["timeout"]
+            .as_u64()
+            .is_some_and(|t| t > 0 && t <= 60)
+    );
     let command = handler["command"].as_str().expect("command string");
-    assert!(command.contains("${CLAUDE_PLUGIN_ROOT}/bin/portcullis-hook"), "{command}");
+    assert!(
+        command.contains("${CLAUDE_PLUGIN_ROOT}/bin/portcullis-hook"),
+        "{command}"
+    );
     assert!(root().join("bin/portcullis-hook").exists());
 }
 
@@ -56,9 +68,14 @@ fn launcher_runs_the_binary_or_blocks() {
     std::fs::create_dir_all(&release).expect("scratch folder");
     let linked = release.join("portcullis");
     let _ = std::fs::remove_file(&linked);
-    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_portcullis"), &linked).expect("symlink the binary");
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_portcullis"), &linked)
+        .expect("symlink the binary");
     let out = run_launcher(&scratch, "/usr/bin:/bin");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let value: Value = serde_json::from_slice(&out.stdout).expect("hook JSON");
     assert_eq!(value["hookSpecificOutput"]["permissionDecision"], "deny");
 
