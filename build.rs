@@ -72,6 +72,8 @@ struct Wrapper {
     #[serde(default)]
     stop_words: Vec<String>,
     #[serde(default)]
+    replace_opts: Vec<String>,
+    #[serde(default)]
     skip_operands: u8,
     #[serde(default)]
     skip_assignments: bool,
@@ -290,13 +292,14 @@ fn emit_wrappers(path: &Path, out: &mut String) -> BuildResult<()> {
                 return Err(format!("{context}: `{name}` appears twice"));
             }
             let row = format!(
-                "Wrapper {{ name: {name:?}, class: {class}, value_opts: {}, cwd_opts: {}, script_opts: {}, split_opts: {}, lookup_opts: {}, stop_words: {}, skip_operands: {}, skip_assignments: {}, numeric_opts: {}, only_script: {}, mode: {mode}, alone: {alone}, note: {:?} }}",
+                "Wrapper {{ name: {name:?}, class: {class}, value_opts: {}, cwd_opts: {}, script_opts: {}, split_opts: {}, lookup_opts: {}, stop_words: {}, replace_opts: {}, skip_operands: {}, skip_assignments: {}, numeric_opts: {}, only_script: {}, mode: {mode}, alone: {alone}, note: {:?} }}",
                 str_slice(&wrapper.value_opts),
                 str_slice(&wrapper.cwd_opts),
                 str_slice(&wrapper.script_opts),
                 str_slice(&wrapper.split_opts),
                 str_slice(&wrapper.lookup_opts),
                 str_slice(&wrapper.stop_words),
+                str_slice(&wrapper.replace_opts),
                 wrapper.skip_operands,
                 wrapper.skip_assignments,
                 wrapper.numeric_opts,

@@ -116,10 +116,6 @@ const PROGRAM_FOLDERS: &[&str] = &[
     "/usr/local/bin", "/usr/local/sbin", "/usr/sbin",
 ];
 
-/// Environment variables that make any program run other code.
-#[rustfmt::skip]
-const HIJACK_VARIABLES: &[&str] = &["BASH_ENV", "ENV", "LD_AUDIT", "LD_PRELOAD", "PROMPT_COMMAND"];
-
 /// What fed an interpreter its program.
 enum Producer {
     /// Text written out in the command line itself.
@@ -244,6 +240,10 @@ impl<'a> Run<'a> {
             self.floor(FloorRule::Forkbomb, text, depth);
         }
         self.functions.extend(script.functions.iter().cloned());
+        for nested in &script.nested {
+            self.note(depth, || format!("substitution inside ${{…}}: {nested}"));
+            self.script(nested, depth + 1, cwd.clone());
+        }
         let mut cwd = cwd;
         for command in &script.commands {
             let site = Site {
@@ -307,16 +307,8 @@ impl<'a> Run<'a> {
                 depth,
             );
         }
-        for (name, _) in &command.assignments {
-            if HIJACK_VARIABLES.contains(&name.as_str()) {
-                self.find(
-                    Verdict::Signed,
-                    "verb.exec",
-                    format!("setting {name} makes the command load other code"),
-                    Effect::Exec.remediation(),
-                    &command.text,
-                );
-            }
+        for (name, value) in &command.assignments {
+            self.setting(name, value, &command.text, depth);
         }
         if command.words.is_empty() {
             return;
@@ -337,7 +329,6 @@ impl<'a> Run<'a> {
         let mut floor_wrapper: Option<&'static str> = None;
         let mut local_cwd: Option<PathBuf> = cwd.clone();
         let mut peeled = 0;
-        let mut extra_stdin_operands = false;
         loop {
             if words.is_empty() {
                 return;
@@ -366,8 +357,21 @@ impl<'a> Run<'a> {
                     class,
                     inner,
                     cwd: inner_cwd,
-                    stdin_operands,
                 } => {
+                    if wrapper == "env" {
+                        // The words env itself took (`env -S` may make more words
+                        // than it took, hence the checked slice).
+                        let own = words
+                            .get(1..words.len().saturating_sub(inner.len()))
+                            .unwrap_or(&[]);
+                        for word in own.iter().filter(|w| peel::is_assignment(&w.value)) {
+                            if let Some((name, value)) = word.value.split_once('=') {
+                                let mut value_word = word.clone();
+                                value_word.value = value.to_string();
+                                self.setting(name, &value_word, part, depth);
+                            }
+                        }
+                    }
                     self.note(depth, || format!("peel: {wrapper} ({})", class.as_str()));
                     if class.rank() > floor_class.rank() {
                         floor_class = class;
@@ -376,7 +380,6 @@ impl<'a> Run<'a> {
                     if let Some(dir) = inner_cwd {
                         local_cwd = self.location.resolve_in(&dir, local_cwd.as_deref()).path;
                     }
-                    extra_stdin_operands |= stdin_operands;
                     words = inner;
                 }
                 Step::Script {
@@ -424,12 +427,6 @@ impl<'a> Run<'a> {
             }
         }
         self.note(depth, || format!("words: {}", render_words(&words)));
-        if extra_stdin_operands {
-            let mut more = Word::literal("<stdin>");
-            more.dynamic = true;
-            more.source = "<operands from stdin>".into();
-            words.push(more);
-        }
         self.verb(
             words,
             site,
@@ -525,6 +522,21 @@ impl<'a> Run<'a> {
             );
         }
         let args = &words[1..];
+        if matches!(
+            verb,
+            "export" | "declare" | "typeset" | "local" | "readonly"
+        ) {
+            for word in args.iter().filter(|w| peel::is_assignment(&w.value)) {
+                if let Some((name, value)) = word.value.split_once('=') {
+                    let mut value_word = word.clone();
+                    value_word.value = value.to_string();
+                    self.setting(name, &value_word, part, depth);
+                }
+            }
+        }
+        if verb == "git" {
+            self.git_settings(args, part, depth, local_cwd.clone());
+        }
         let local_cwd = if verb == "git" {
             git_cwd(args, location, local_cwd)
         } else {
@@ -646,6 +658,58 @@ impl<'a> Run<'a> {
             if let Some(word) = word {
                 self.write_target(&word, targets_cwd.clone(), part, depth);
             }
+        }
+    }
+
+    /// An environment variable set for a command (or exported): some make
+    /// programs run other code.
+    fn setting(&mut self, name: &str, value: &Word, part: &str, depth: usize) {
+        if let Some(why) = crate::settings::environment(name, &value.value) {
+            self.note(depth, || format!("setting: {why}"));
+            self.find(
+                Effect::Exec.verdict(),
+                "verb.exec",
+                why,
+                Effect::Exec.remediation(),
+                part,
+            );
+        }
+    }
+
+    /// `git -c key=value`: keys whose value is a command; an alias starting
+    /// with `!` is a shell script, judged as one.
+    fn git_settings(&mut self, args: &[Word], part: &str, depth: usize, cwd: Option<PathBuf>) {
+        let mut i = 0;
+        while i < args.len() && args[i].value.starts_with('-') {
+            let v = args[i].value.as_str();
+            let setting = match v {
+                "-c" => args.get(i + 1).map(|w| w.value.clone()),
+                _ if v.starts_with("-c") && v.len() > 2 => Some(v[2..].to_string()),
+                _ => None,
+            };
+            if let Some((key, value)) = setting.as_deref().and_then(|s| s.split_once('=')) {
+                if let Some(why) = crate::settings::git_config(key, value) {
+                    self.note(depth, || format!("setting: {why}"));
+                    self.find(
+                        Effect::Exec.verdict(),
+                        "verb.exec",
+                        why,
+                        Effect::Exec.remediation(),
+                        part,
+                    );
+                }
+                if let Some(script) = value
+                    .strip_prefix('!')
+                    .filter(|_| key.to_ascii_lowercase().starts_with("alias."))
+                {
+                    self.script(script, depth + 1, cwd.clone());
+                }
+            }
+            i += if matches!(v, "-c" | "-C" | "--git-dir" | "--work-tree" | "--namespace") {
+                2
+            } else {
+                1
+            };
         }
     }
 

@@ -147,10 +147,15 @@ fn is_claude_settings(path: &str) -> bool {
 }
 
 fn is_own_binary(path: Option<&Path>) -> bool {
+    static OWN: std::sync::OnceLock<Vec<std::path::PathBuf>> = std::sync::OnceLock::new();
     let Some(path) = path else { return false };
-    std::env::current_exe()
-        .ok()
-        .is_some_and(|exe| exe == path || exe.canonicalize().is_ok_and(|c| c == path))
+    // Looked up once per process: replay judges many writes.
+    let own = OWN.get_or_init(|| {
+        let exe = std::env::current_exe().ok();
+        let canonical = exe.as_ref().and_then(|e| e.canonicalize().ok());
+        exe.into_iter().chain(canonical).collect()
+    });
+    own.iter().any(|exe| exe == path)
 }
 
 fn is_disk_formatter(verb: &str) -> bool {

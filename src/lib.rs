@@ -27,6 +27,7 @@ pub mod peel;
 pub mod programs;
 pub mod render;
 pub mod rules;
+pub mod settings;
 pub mod shell;
 pub mod verdict;
 

@@ -26,8 +26,6 @@ pub enum Step {
         inner: Vec<Word>,
         /// A folder the inner command runs in (`env -C`, `sudo -D`).
         cwd: Option<Word>,
-        /// stdin supplies further operands (`xargs`).
-        stdin_operands: bool,
     },
     /// A script to parse again as shell (`bash -c S`, `eval S`, `su -c S`).
     Script {
@@ -177,12 +175,18 @@ fn peel_wrapper(w: &'static Wrapper, words: &[Word]) -> Step {
     let mut i = 1;
     let mut cwd = None;
     let mut skipped_operands = 0u8;
+    let mut replace: Option<String> = None;
     while i < words.len() {
         let word = &words[i];
         let v = word.value.as_str();
         if v == "--" {
             i += 1;
             break;
+        }
+        if let Some(found) = replace_string(v, words.get(i + 1), w.replace_opts) {
+            i += if found.1 { 2 } else { 1 };
+            replace = Some(found.0);
+            continue;
         }
         if w.lookup_opts.contains(&v) {
             return Step::Alone {
@@ -258,7 +262,7 @@ fn peel_wrapper(w: &'static Wrapper, words: &[Word]) -> Step {
                 .map(|s| Word::literal(s))
                 .collect();
             inner.extend(words[next..].iter().cloned());
-            return finish(w, inner, cwd, &words[0]);
+            return finish(w, inner, cwd);
         }
         if w.cwd_opts.contains(&v) {
             cwd = words.get(i + 1).cloned();
@@ -311,21 +315,37 @@ fn peel_wrapper(w: &'static Wrapper, words: &[Word]) -> Step {
     {
         inner.truncate(stop);
     }
-    match w.mode {
-        WrapperMode::Join if !inner.is_empty() => {
-            return Step::Script {
-                wrapper: w.name.to_string(),
-                class: w.class,
-                script: join(&inner),
-            };
-        }
-        WrapperMode::Applet if !inner.is_empty() => {}
-        _ => {}
+    if w.mode == WrapperMode::Join && !inner.is_empty() {
+        return Step::Script {
+            wrapper: w.name.to_string(),
+            class: w.class,
+            script: join(&inner),
+        };
     }
-    finish(w, inner, cwd, &words[0])
+    if w.mode == WrapperMode::Xargs && !inner.is_empty() {
+        // stdin supplies words only known at run time: where the replace
+        // string stands (`xargs -I{} sh -c {}`), or after the command.
+        let placeholder = replace.or_else(|| (w.name == "parallel").then(|| "{}".to_string()));
+        let mut replaced = false;
+        if let Some(placeholder) = placeholder.filter(|p| !p.is_empty()) {
+            for word in inner.iter_mut().skip(1) {
+                if word.value.contains(&placeholder) {
+                    word.dynamic = true;
+                    replaced = true;
+                }
+            }
+        }
+        if !replaced {
+            let mut more = Word::literal("<stdin>");
+            more.dynamic = true;
+            more.source = "<operands from stdin>".into();
+            inner.push(more);
+        }
+    }
+    finish(w, inner, cwd)
 }
 
-fn finish(w: &'static Wrapper, inner: Vec<Word>, cwd: Option<Word>, _head: &Word) -> Step {
+fn finish(w: &'static Wrapper, inner: Vec<Word>, cwd: Option<Word>) -> Step {
     if inner.is_empty() {
         return Step::Alone {
             wrapper: w.name,
@@ -337,8 +357,29 @@ fn finish(w: &'static Wrapper, inner: Vec<Word>, cwd: Option<Word>, _head: &Word
         class: w.class,
         inner,
         cwd,
-        stdin_operands: w.mode == WrapperMode::Xargs,
     }
+}
+
+/// The replace string an option sets (`-I X`, `-IX`, `-i`, `-iX`,
+/// `--replace`, `--replace=X`), and whether it took the next word.
+fn replace_string(word: &str, next: Option<&Word>, opts: &[&str]) -> Option<(String, bool)> {
+    for opt in opts {
+        if word == *opt {
+            return match *opt {
+                "-I" => next.map(|n| (n.value.clone(), true)),
+                _ => Some(("{}".to_string(), false)),
+            };
+        }
+        if let Some(rest) = word.strip_prefix(opt) {
+            if let Some(value) = rest.strip_prefix('=').filter(|_| opt.starts_with("--")) {
+                return Some((value.to_string(), false));
+            }
+            if opt.len() == 2 && !rest.is_empty() {
+                return Some((rest.to_string(), false));
+            }
+        }
+    }
+    None
 }
 
 /// `--opt=value` or `-Xvalue` for an option in `opts`.
@@ -392,9 +433,11 @@ mod tests {
         assert_eq!(inner("nice -n 5 ls"), ["ls"]);
         assert_eq!(inner("nice -10 ls"), ["ls"]);
         assert_eq!(inner("xargs -I{} rm {}"), ["rm", "{}"]);
+        assert_eq!(inner("xargs rm -f"), ["rm", "-f", "<stdin>"]);
+        assert_eq!(inner("xargs -i rm -f {}"), ["rm", "-f", "{}"]);
         assert_eq!(inner("env -S rm"), ["rm"]);
         assert_eq!(inner("busybox rm -rf x"), ["rm", "-rf", "x"]);
-        assert_eq!(inner("parallel rm ::: a b"), ["rm"]);
+        assert_eq!(inner("parallel rm ::: a b"), ["rm", "<stdin>"]);
         assert_eq!(inner("flock /tmp/l rm x"), ["rm", "x"]);
     }
 

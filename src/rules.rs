@@ -197,6 +197,9 @@ pub struct Wrapper {
     pub lookup_opts: &'static [&'static str],
     /// Words that end the inner command (`parallel … ::: args`).
     pub stop_words: &'static [&'static str],
+    /// Options naming the string that stdin replaces (`xargs -I{}`,
+    /// `xargs -i`, whose default is `{}`).
+    pub replace_opts: &'static [&'static str],
     /// Operands skipped before the inner command (`timeout 10 cmd`).
     pub skip_operands: u8,
     /// `NAME=value` words are skipped (`env`).

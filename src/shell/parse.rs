@@ -90,6 +90,9 @@ pub struct Script {
     pub functions: Vec<String>,
     /// Function bodies that call themselves in the background (`:(){ :|:& };:`).
     pub fork_bomb: bool,
+    /// Command substitutions tree-sitter left as plain text (a backtick
+    /// inside `${x:-`…`}`): to be parsed again as scripts of their own.
+    pub nested: Vec<String>,
 }
 
 thread_local! {
@@ -364,6 +367,19 @@ impl Walker<'_> {
             self.walk_words_for_substitutions(value, depth + 1);
         }
         if let Some(name) = name {
+            // Recorded as a command of its own, so that the settings stage
+            // sees it (`PAGER='sh -c …'` affects what runs later).
+            let decoded = value
+                .map(|v| word::decode(v, self.src, &self.vars))
+                .unwrap_or_default();
+            self.push(SimpleCommand {
+                assignments: vec![(name.clone(), decoded)],
+                words: Vec::new(),
+                redirects: Vec::new(),
+                stdin: Stdin::Inherited,
+                text: text(node, self.src).to_string(),
+                span: node.byte_range(),
+            });
             match value.map(|v| word::decode(v, self.src, &self.vars)) {
                 Some(w) if w.is_static() => {
                     self.vars.insert(name, w);
@@ -400,7 +416,20 @@ impl Walker<'_> {
             if child.kind() == "variable_assignment" {
                 self.walk_assignment(*child, depth + 1);
             }
-            if child.is_named() && node.kind() != "test_command" {
+            if child.kind() == "variable_assignment" {
+                // `export NAME=value`: the word bash sees, value unquoted.
+                let name = child
+                    .child_by_field_name("name")
+                    .map(|n| text(n, self.src))
+                    .unwrap_or("");
+                let mut value = child
+                    .child_by_field_name("value")
+                    .map(|v| word::decode(v, self.src, &self.vars))
+                    .unwrap_or_default();
+                value.value = format!("{name}={}", value.value);
+                value.source = text(*child, self.src).to_string();
+                words.push(value);
+            } else if child.is_named() && node.kind() != "test_command" {
                 words.push(word::decode(*child, self.src, &self.vars));
             }
         }
@@ -425,6 +454,21 @@ impl Walker<'_> {
         match node.kind() {
             "command_substitution" | "process_substitution" => {
                 self.walk_children(node, depth, &Stdin::Inherited)
+            }
+            // tree-sitter-bash reads `${x:-`cmd`}` as a plain word: the
+            // substitution inside is parsed again on its own.
+            "word" if node.parent().is_some_and(|p| p.kind() == "expansion") => {
+                let raw = text(node, self.src);
+                if let Some(start) = raw.find(['`', '$']) {
+                    let inner = raw[start..].trim_matches('`');
+                    let inner = inner
+                        .strip_prefix("$(")
+                        .and_then(|i| i.strip_suffix(')'))
+                        .unwrap_or(inner);
+                    if raw.contains('`') || raw.contains("$(") {
+                        self.script.nested.push(inner.to_string());
+                    }
+                }
             }
             _ => {
                 let mut cursor = node.walk();
