@@ -146,7 +146,7 @@ fn main() {
         let frequent: Vec<_> = seen.iter().filter(|(_, (n, _))| *n >= 3).collect();
         let missing: Vec<_> = frequent
             .iter()
-            .filter(|(_, (_, known))| !known)
+            .filter(|(v, (_, known))| !known && !placeholders.contains(v))
             .map(|(v, (n, _))| format!("{v} ({n})"))
             .collect();
         println!(
