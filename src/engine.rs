@@ -310,6 +310,9 @@ impl<'a> Run<'a> {
         for (name, value) in &command.assignments {
             self.setting(name, value, &command.text, depth);
         }
+        if let Stdin::File(file) = &command.stdin {
+            self.secret_reads("<", std::slice::from_ref(file), &command.text, depth);
+        }
         if command.words.is_empty() {
             return;
         }
@@ -405,6 +408,16 @@ impl<'a> Run<'a> {
                 Step::ShellFile { wrapper, file } => {
                     self.wrapper_floor(floor_wrapper, floor_class, Effect::Exec, part);
                     self.program_file(wrapper, &file, site, depth, local_cwd);
+                    return;
+                }
+                Step::Alone { wrapper, class } if wrapper == "env" => {
+                    self.secret_reads("env", &[], part, depth);
+                    self.wrapper_floor(
+                        Some(wrapper),
+                        floor_class.stricter(class),
+                        Effect::Inspect,
+                        part,
+                    );
                     return;
                 }
                 Step::Alone { wrapper, class } => {
@@ -522,6 +535,7 @@ impl<'a> Run<'a> {
             );
         }
         let args = &words[1..];
+        self.secret_reads(verb, args, part, depth);
         if matches!(
             verb,
             "export" | "declare" | "typeset" | "local" | "readonly"
@@ -658,6 +672,67 @@ impl<'a> Run<'a> {
             if let Some(word) = word {
                 self.write_target(&word, targets_cwd.clone(), part, depth);
             }
+        }
+    }
+
+    /// Secrets read into the model's context: files of credentials named as
+    /// operands, `kubectl get secrets`, and dumps of the whole environment.
+    fn secret_reads(&mut self, verb: &str, args: &[Word], part: &str, depth: usize) {
+        // Listing names is harmless; anything else that names a folder of
+        // credentials reads what is inside.
+        let lists_only = matches!(
+            verb,
+            "ls" | "stat" | "du" | "tree" | "file" | "cd" | "mkdir" | "test" | "[" | "[["
+        );
+        let mut found = args
+            .iter()
+            .filter(|w| !w.value.starts_with('-'))
+            .find(|w| {
+                paths::is_secret(&w.value) || !lists_only && paths::is_secret_folder(&w.value)
+            })
+            .map(|w| format!("reads {}, which holds secrets", w.value));
+        // BSD-style `ps e` / `ps auxe` prints every process's environment.
+        if found.is_none()
+            && verb == "ps"
+            && args.first().is_some_and(|w| {
+                w.value.chars().all(|c| c.is_ascii_alphabetic()) && w.value.contains('e')
+            })
+        {
+            found = Some("`ps e` prints the environment of every process".to_string());
+        }
+        if found.is_none() && verb == "kubectl" {
+            let words: Vec<&str> = args.iter().map(|w| w.value.as_str()).collect();
+            if let Some(at) = words.iter().position(|w| *w == "get" || *w == "describe") {
+                if words[at + 1..].iter().any(|w| w.starts_with("secret")) {
+                    found = Some("prints Kubernetes secrets".to_string());
+                }
+            }
+        }
+        let only_flags = args.iter().all(|w| w.value.starts_with('-'));
+        let dumps_environment = match verb {
+            "printenv" | "env" | "set" => args.is_empty(),
+            "export" | "declare" | "typeset" => {
+                only_flags
+                    && args
+                        .iter()
+                        .all(|w| matches!(w.value.as_str(), "-p" | "-x" | "-px" | "-xp"))
+            }
+            _ => false,
+        };
+        if found.is_none() && dumps_environment {
+            found = Some(format!(
+                "`{verb}` prints every environment variable, secrets included"
+            ));
+        }
+        if let Some(why) = found {
+            self.note(depth, || format!("secrets: {why}"));
+            self.find(
+                Verdict::Signed,
+                "cage.secrets.read",
+                format!("{why}; they would enter the model's context"),
+                "Ask the person for the one value you need, or read a template such as .env.example.",
+                part,
+            );
         }
     }
 

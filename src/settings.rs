@@ -43,6 +43,11 @@ const GIT_COMMAND_KEYS: &[&str] = &[
 /// Why setting the environment variable `name` to `value` makes programs
 /// run other code, if it does.
 pub fn environment(name: &str, value: &str) -> Option<String> {
+    if value.trim_start().starts_with("() {") {
+        return Some(format!(
+            "{name} holds a shell function definition, which old shells run on start (shellshock)"
+        ));
+    }
     if ALWAYS.contains(&name)
         || name.starts_with("GIT_CONFIG_KEY_")
         || name.starts_with("BASH_FUNC_")
