@@ -702,10 +702,10 @@ impl<'a> Run<'a> {
         }
         if found.is_none() && verb == "kubectl" {
             let words: Vec<&str> = args.iter().map(|w| w.value.as_str()).collect();
-            if let Some(at) = words.iter().position(|w| *w == "get" || *w == "describe") {
-                if words[at + 1..].iter().any(|w| w.starts_with("secret")) {
-                    found = Some("prints Kubernetes secrets".to_string());
-                }
+            if let Some(at) = words.iter().position(|w| *w == "get" || *w == "describe")
+                && words[at + 1..].iter().any(|w| w.starts_with("secret"))
+            {
+                found = Some("prints Kubernetes secrets".to_string());
             }
         }
         let only_flags = args.iter().all(|w| w.value.starts_with('-'));
