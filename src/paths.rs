@@ -100,7 +100,7 @@ impl Location {
         };
         let home = self.home.as_deref();
         let (base, rest): (Option<PathBuf>, &str) = if word.tilde {
-            let after = &raw[1..];
+            let after = raw.get(1..).unwrap_or("");
             let (user, rest) = after.split_once('/').map_or((after, ""), |(u, r)| (u, r));
             match user {
                 "" => (home.map(Path::to_path_buf), rest),

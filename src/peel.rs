@@ -307,7 +307,7 @@ fn peel_wrapper(w: &'static Wrapper, words: &[Word]) -> Step {
             class: w.alone,
         };
     }
-    let mut inner: Vec<Word> = words[i..].to_vec();
+    let mut inner: Vec<Word> = words.get(i..).unwrap_or(&[]).to_vec();
     if !w.stop_words.is_empty()
         && let Some(stop) = inner
             .iter()

@@ -636,7 +636,7 @@ impl Walker<'_> {
             if let Some(end) = previous_end {
                 // Guard for tree-sitter-bash#347: an unescaped newline
                 // between two words of one command.
-                let gap = &self.src[end..child.start_byte()];
+                let gap = self.src.get(end..child.start_byte()).unwrap_or(&[]);
                 if has_bare_newline(gap) {
                     merged_line = true;
                 }
