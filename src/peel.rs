@@ -194,7 +194,14 @@ fn peel_wrapper(w: &'static Wrapper, words: &[Word]) -> Step {
                 class: Effect::Inspect,
             };
         }
-        if w.script_opts.contains(&v) {
+        // `su -c CMD`, or a cluster ending in a script option (`script -qc CMD`).
+        let clustered = v.len() > 2
+            && v.starts_with('-')
+            && !v.starts_with("--")
+            && v[1..].chars().all(|c| c.is_ascii_alphabetic())
+            && w.script_opts
+                .contains(&format!("-{}", &v[v.len() - 1..]).as_str());
+        if w.script_opts.contains(&v) || clustered {
             return match words.get(i + 1) {
                 Some(script) => Step::Script {
                     wrapper: format!("{} {v}", w.name),
@@ -206,27 +213,6 @@ fn peel_wrapper(w: &'static Wrapper, words: &[Word]) -> Step {
                     class: w.alone,
                 },
             };
-        }
-        // A cluster ending in a script option (`script -qc CMD`).
-        if v.len() > 2
-            && v.starts_with('-')
-            && !v.starts_with("--")
-            && v[1..].chars().all(|c| c.is_ascii_alphabetic())
-        {
-            let last = format!("-{}", &v[v.len() - 1..]);
-            if w.script_opts.contains(&last.as_str()) {
-                return match words.get(i + 1) {
-                    Some(script) => Step::Script {
-                        wrapper: format!("{} {v}", w.name),
-                        class: w.class,
-                        script: script.clone(),
-                    },
-                    None => Step::Alone {
-                        wrapper: w.name,
-                        class: w.alone,
-                    },
-                };
-            }
         }
         if let Some(script) = attached_value(v, w.script_opts) {
             let mut s = word.clone();

@@ -6,94 +6,13 @@
 //! folder `/home/u/proj` and the home folder `/home/u`.
 
 use portcullis::rules::FLOOR_RULES;
-use portcullis::{Location, Verdict, evaluate};
+use portcullis::{Verdict, evaluate};
 use std::collections::BTreeSet;
 use std::path::Path;
 
-struct Case {
-    file: String,
-    line: usize,
-    verdict: Verdict,
-    rule: Option<String>,
-    command: String,
-}
+mod common;
 
-fn unescape(raw: &str) -> String {
-    let mut out = String::with_capacity(raw.len());
-    let mut chars = raw.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c == '\\' {
-            match chars.peek() {
-                Some('n') => {
-                    chars.next();
-                    out.push('\n');
-                }
-                Some('t') => {
-                    chars.next();
-                    out.push('\t');
-                }
-                Some('\\') => {
-                    chars.next();
-                    out.push('\\');
-                }
-                _ => out.push('\\'),
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
-fn load_cases() -> Vec<Case> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "tsv"))
-        .collect();
-    files.sort();
-    let mut cases = Vec::new();
-    for path in files {
-        let text =
-            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        for (i, line) in text.lines().enumerate() {
-            if line.trim().is_empty() || line.starts_with('#') {
-                continue;
-            }
-            let mut parts = line.splitn(3, '\t');
-            let (Some(verdict), Some(rule), Some(command)) =
-                (parts.next(), parts.next(), parts.next())
-            else {
-                panic!(
-                    "{name}:{}: expected VERDICT<TAB>RULE<TAB>COMMAND, got {line:?}",
-                    i + 1
-                );
-            };
-            let verdict = Verdict::parse(verdict)
-                .unwrap_or_else(|| panic!("{name}:{}: unknown verdict {verdict:?}", i + 1));
-            cases.push(Case {
-                file: name.clone(),
-                line: i + 1,
-                verdict,
-                rule: (rule != "-").then(|| rule.to_string()),
-                command: unescape(command),
-            });
-        }
-    }
-    cases
-}
-
-fn location() -> Location {
-    Location {
-        cwd: Some("/home/u/proj".into()),
-        home: Some("/home/u".into()),
-    }
-}
+use common::{load_cases, location};
 
 #[test]
 fn every_corpus_case_gets_its_verdict() {

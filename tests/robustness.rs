@@ -5,36 +5,18 @@
 //! the test), and a cut that leaves a quote, `$(` or heredoc open must not
 //! be FREE when bash itself rejects it.
 
-use portcullis::{Location, Verdict, evaluate};
-use std::path::Path;
+use portcullis::{Verdict, evaluate};
 use std::process::{Command, Stdio};
 
-fn corpus_commands() -> Vec<String> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus");
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir(&dir).expect("corpus folder") {
-        let path = entry.expect("entry").path();
-        if path.extension().is_none_or(|x| x != "tsv") {
-            continue;
-        }
-        let text = std::fs::read_to_string(&path).expect("corpus file");
-        for line in text
-            .lines()
-            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        {
-            if let Some(command) = line.splitn(3, '\t').nth(2) {
-                out.push(command.replace("\\n", "\n"));
-            }
-        }
-    }
-    out
-}
+mod common;
 
-fn location() -> Location {
-    Location {
-        cwd: Some("/home/u/proj".into()),
-        home: Some("/home/u".into()),
-    }
+use common::location;
+
+fn corpus_commands() -> Vec<String> {
+    common::load_cases()
+        .into_iter()
+        .map(|c| c.command)
+        .collect()
 }
 
 #[test]
