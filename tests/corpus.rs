@@ -8,7 +8,6 @@
 use portcullis::rules::FLOOR_RULES;
 use portcullis::{Verdict, evaluate};
 use std::collections::BTreeSet;
-use std::path::Path;
 
 mod common;
 
