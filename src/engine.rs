@@ -47,6 +47,18 @@ pub const RULE_FAMILIES: &[(&str, &str)] = &[
     ("parse.unsupported", "SIGNED: the parser could not run"),
     ("write.redirect", "SIGNED: a redirection writes a file"),
     (
+        "setting.exec",
+        "SIGNED: an environment variable or `git -c` setting makes a program run other code (PAGER, LD_PRELOAD, PATH outside the project, core.pager …)",
+    ),
+    (
+        "setting.history",
+        "SIGNED: HISTFILE=/dev/null, unset HISTFILE and the like stop shell history being kept",
+    ),
+    (
+        "cage.secrets.read",
+        "SIGNED: reads .env, private keys or credential files, or prints the whole environment, into the model's context",
+    ),
+    (
         "write.network",
         "SIGNED: a redirection to /dev/tcp or /dev/udp",
     ),
@@ -115,6 +127,9 @@ const PROGRAM_FOLDERS: &[&str] = &[
     "/bin", "/opt/homebrew/bin", "/opt/homebrew/sbin", "/sbin", "/snap/bin", "/usr/bin",
     "/usr/local/bin", "/usr/local/sbin", "/usr/sbin",
 ];
+
+/// What to do instead of a setting that runs code.
+const SETTING_REMEDIATION: &str = "Run the command without that setting (or with a plain value such as PAGER=cat), so what runs can be checked.";
 
 /// What fed an interpreter its program.
 enum Producer {
@@ -507,7 +522,10 @@ impl<'a> Run<'a> {
                 (_, Some(dir)) if dir.value == "-" => None,
                 (_, Some(dir)) => location.resolve_in(dir, cwd.as_deref()).path,
             };
-            self.note(depth, || format!("cd: now in {:?}", cwd));
+            self.note(depth, || match cwd.as_deref() {
+                Some(dir) => format!("cd: now in {}", dir.display()),
+                None => "cd: the folder is now unknown".to_string(),
+            });
             self.find(
                 Verdict::Free,
                 "lexicon.cd",
@@ -536,6 +554,16 @@ impl<'a> Run<'a> {
         }
         let args = &words[1..];
         self.secret_reads(verb, args, part, depth);
+        if verb == "unset" {
+            for name in args.iter().filter(|w| !w.value.starts_with('-')) {
+                if matches!(
+                    name.value.as_str(),
+                    "HISTFILE" | "HISTSIZE" | "HISTFILESIZE" | "SAVEHIST"
+                ) {
+                    self.setting(&name.value, &Word::literal(""), part, depth);
+                }
+            }
+        }
         if matches!(
             verb,
             "export" | "declare" | "typeset" | "local" | "readonly"
@@ -739,15 +767,9 @@ impl<'a> Run<'a> {
     /// An environment variable set for a command (or exported): some make
     /// programs run other code.
     fn setting(&mut self, name: &str, value: &Word, part: &str, depth: usize) {
-        if let Some(why) = crate::settings::environment(name, &value.value) {
+        if let Some((rule, why)) = crate::settings::environment(name, &value.value) {
             self.note(depth, || format!("setting: {why}"));
-            self.find(
-                Effect::Exec.verdict(),
-                "verb.exec",
-                why,
-                Effect::Exec.remediation(),
-                part,
-            );
+            self.find(Verdict::Signed, rule, why, SETTING_REMEDIATION, part);
         }
     }
 
@@ -763,15 +785,9 @@ impl<'a> Run<'a> {
                 _ => None,
             };
             if let Some((key, value)) = setting.as_deref().and_then(|s| s.split_once('=')) {
-                if let Some(why) = crate::settings::git_config(key, value) {
+                if let Some((rule, why)) = crate::settings::git_config(key, value) {
                     self.note(depth, || format!("setting: {why}"));
-                    self.find(
-                        Effect::Exec.verdict(),
-                        "verb.exec",
-                        why,
-                        Effect::Exec.remediation(),
-                        part,
-                    );
+                    self.find(Verdict::Signed, rule, why, SETTING_REMEDIATION, part);
                 }
                 if let Some(script) = value
                     .strip_prefix('!')

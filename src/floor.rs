@@ -35,6 +35,7 @@ pub fn check_command(inv: &Invocation) -> Vec<FloorRule> {
     let mut hits = Vec::new();
     match inv.verb {
         "rm" | "unlink" | "srm" => check_rm(inv, &mut hits),
+        "mv" => check_move_away(inv, &mut hits),
         "find" => check_find(inv, &mut hits),
         "chmod" | "chown" | "chgrp" => check_permissions(inv, &mut hits),
         "git" => check_git(inv, &mut hits),
@@ -65,6 +66,23 @@ pub fn check_command(inv: &Invocation) -> Vec<FloorRule> {
         "kill" => check_kill(inv, &mut hits),
         "history" if has_short(inv.args, 'c') => {
             hits.push(FloorRule::HistoryWipe);
+        }
+        "diskutil"
+            if inv.args.iter().any(|a| {
+                let sub = a.value.to_ascii_lowercase();
+                [
+                    "erase",
+                    "zerodisk",
+                    "randomdisk",
+                    "secureerase",
+                    "partitiondisk",
+                    "reformat",
+                ]
+                .iter()
+                .any(|s| sub.starts_with(s))
+            }) =>
+        {
+            hits.push(FloorRule::DiskFormat);
         }
         verb if is_disk_formatter(verb) && !only_help(inv.args) => {
             hits.push(FloorRule::DiskFormat);
@@ -357,6 +375,37 @@ fn check_rm(inv: &Invocation, hits: &mut Vec<FloorRule>) {
             }
         }
     }
+}
+
+/// `mv / x`, `mv ~ /tmp/x`: moving the root, the home folder or a system
+/// folder away breaks the system as surely as deleting it.
+fn check_move_away(inv: &Invocation, hits: &mut Vec<FloorRule>) {
+    let ops = operands(inv.args);
+    let Some((_, sources)) = ops.split_last() else {
+        return;
+    };
+    for word in sources {
+        for target in targets_of(word, inv.location, inv.location.cwd.as_deref()) {
+            let place = target.place(inv.location.home.as_deref());
+            // Files directly in a system folder (`mv /etc/hosts /etc/hosts.bak`)
+            // are admin work; the folders themselves are not.
+            let folder_itself = matches!(place, Place::Root | Place::Home)
+                || place == Place::System
+                    && target
+                        .path
+                        .as_deref()
+                        .is_some_and(|p| is_system_folder_itself(p));
+            if let Some(rule) = place_rule(place).filter(|_| folder_itself) {
+                if !hits.contains(&rule) {
+                    hits.push(rule);
+                }
+            }
+        }
+    }
+}
+
+fn is_system_folder_itself(path: &Path) -> bool {
+    crate::paths::is_system_folder(&path.to_string_lossy())
 }
 
 /// `find START… -delete` (or `-exec rm`) where a start folder is the root,

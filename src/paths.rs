@@ -260,7 +260,8 @@ fn place_of(path: &Path, all_contents: bool, home: Option<&Path>) -> Place {
     Place::Ordinary
 }
 
-fn is_system_folder(path: &str) -> bool {
+/// Whether `path` is one of the system folders themselves.
+pub fn is_system_folder(path: &str) -> bool {
     SYSTEM_FOLDERS.binary_search(&path).is_ok()
 }
 

@@ -42,25 +42,43 @@ const GIT_COMMAND_KEYS: &[&str] = &[
 
 /// Why setting the environment variable `name` to `value` makes programs
 /// run other code, if it does.
-pub fn environment(name: &str, value: &str) -> Option<String> {
+pub fn environment(name: &str, value: &str) -> Option<(&'static str, String)> {
     if value.trim_start().starts_with("() {") {
-        return Some(format!(
-            "{name} holds a shell function definition, which old shells run on start (shellshock)"
+        return Some((
+            "setting.exec",
+            format!(
+                "{name} holds a shell function definition, which old shells run on start (shellshock)"
+            ),
+        ));
+    }
+    if matches!(name, "HISTFILE" | "HISTSIZE" | "HISTFILESIZE" | "SAVEHIST")
+        && matches!(value, "/dev/null" | "0" | "")
+    {
+        return Some((
+            "setting.history",
+            format!("{name}={value} stops shell history being kept"),
         ));
     }
     if ALWAYS.contains(&name)
         || name.starts_with("GIT_CONFIG_KEY_")
         || name.starts_with("BASH_FUNC_")
     {
-        return Some(format!("setting {name} makes programs load other code"));
+        return Some((
+            "setting.exec",
+            format!("setting {name} makes programs load other code"),
+        ));
     }
     if COMMANDS.contains(&name) && !harmless_command(value) {
-        return Some(format!("{name}={value} makes programs run that command"));
+        return Some((
+            "setting.exec",
+            format!("{name}={value} makes programs run that command"),
+        ));
     }
     if SEARCH_PATHS.contains(&name) && !value.split(':').all(|entry| safe_search_entry(name, entry))
     {
-        return Some(format!(
-            "{name}={value} loads programs or modules from outside the project"
+        return Some((
+            "setting.exec",
+            format!("{name}={value} loads programs or modules from outside the project"),
         ));
     }
     if name == "NODE_OPTIONS"
@@ -68,13 +86,16 @@ pub fn environment(name: &str, value: &str) -> Option<String> {
             .iter()
             .any(|k| value.contains(k))
     {
-        return Some(format!("NODE_OPTIONS={value} loads other code into node"));
+        return Some((
+            "setting.exec",
+            format!("NODE_OPTIONS={value} loads other code into node"),
+        ));
     }
     None
 }
 
 /// Why `git -c key=value` makes git run other code, if it does.
-pub fn git_config(key: &str, value: &str) -> Option<String> {
+pub fn git_config(key: &str, value: &str) -> Option<(&'static str, String)> {
     let key = key.to_ascii_lowercase();
     let runs_command = GIT_COMMAND_KEYS.contains(&key.as_str())
         || key.starts_with("pager.")
@@ -92,7 +113,12 @@ pub fn git_config(key: &str, value: &str) -> Option<String> {
         || key == "core.fsmonitor" && matches!(value, "false" | "")
         || key.starts_with("pager.")
             && (harmless_command(value) || matches!(value, "false" | "true"));
-    (runs_command && !harmless).then(|| format!("git -c {key}={value} makes git run a command"))
+    (runs_command && !harmless).then(|| {
+        (
+            "setting.exec",
+            format!("git -c {key}={value} makes git run a command"),
+        )
+    })
 }
 
 fn harmless_command(value: &str) -> bool {
