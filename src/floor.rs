@@ -391,14 +391,11 @@ fn check_move_away(inv: &Invocation, hits: &mut Vec<FloorRule>) {
             // are admin work; the folders themselves are not.
             let folder_itself = matches!(place, Place::Root | Place::Home)
                 || place == Place::System
-                    && target
-                        .path
-                        .as_deref()
-                        .is_some_and(|p| is_system_folder_itself(p));
-            if let Some(rule) = place_rule(place).filter(|_| folder_itself) {
-                if !hits.contains(&rule) {
-                    hits.push(rule);
-                }
+                    && target.path.as_deref().is_some_and(is_system_folder_itself);
+            if let Some(rule) = place_rule(place).filter(|_| folder_itself)
+                && !hits.contains(&rule)
+            {
+                hits.push(rule);
             }
         }
     }
