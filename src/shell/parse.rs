@@ -296,6 +296,10 @@ impl Walker<'_> {
             "redirected_statement" => self.walk_redirected(node, depth, stdin),
             "pipeline" => self.walk_pipeline(node, depth, stdin),
             "function_definition" => self.walk_function(node, depth),
+            "case_statement" => {
+                self.guard_case_end(node);
+                self.walk_children(node, depth, stdin);
+            }
             "heredoc_body" | "comment" => {}
             "ERROR" => {
                 // Still collect whatever commands tree-sitter recovered inside,
@@ -303,6 +307,29 @@ impl Walker<'_> {
                 self.walk_children(node, depth, stdin);
             }
             _ => self.walk_children(node, depth, stdin),
+        }
+    }
+
+    /// tree-sitter-bash ends a `case` at an `esac` written as an argument
+    /// (`?) echo x esac;; done`), where bash reads a plain word and then
+    /// finds no `esac`. An `esac` must follow `;`, `&`, a newline or `in`.
+    fn guard_case_end(&mut self, node: Node) {
+        let mut cursor = node.walk();
+        let end = node.children(&mut cursor).find(|c| c.kind() == "esac");
+        let Some(end) = end else { return };
+        let before = self
+            .src
+            .get(node.start_byte()..end.start_byte())
+            .unwrap_or(&[]);
+        let before = String::from_utf8_lossy(before);
+        let trimmed = before.trim_end_matches([' ', '\t']);
+        let in_command_position = trimmed.ends_with([';', '&', '\n'])
+            || trimmed.ends_with(" in")
+            || trimmed.ends_with("\tin");
+        if !in_command_position {
+            self.script.problems.push(Problem::Syntax(
+                "`esac` where bash reads an argument".into(),
+            ));
         }
     }
 
