@@ -107,3 +107,84 @@ fn truncated_commands_that_bash_rejects_are_never_free() {
         &rejected_but_free[..rejected_but_free.len().min(20)]
     );
 }
+
+/// A small deterministic generator (xorshift), so failures reproduce.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[(self.next() % items.len() as u64) as usize]
+    }
+}
+
+/// Shell-shaped noise: verbs, wrappers, operators, quotes, substitutions and
+/// heredoc markers in random order. Every string must get a decision, and
+/// one that bash cannot parse must not be FREE.
+#[test]
+fn random_shell_soup_gets_a_decision_and_is_free_only_when_bash_parses_it() {
+    let tokens = [
+        "rm", "-rf", "/", "~", "ls", "git", "reset", "--hard", "sudo", "env", "X=1", "bash", "-c",
+        "eval", "xargs", "find", "-exec", "{}", "\\;", "|", "||", "&&", ";", "&", "(", ")", "{",
+        "}", "$(", "`", "'", "\"", "<<", "EOF", "\n", ">", ">>", "<", "2>&1", "$x", "${x:-y}", "*",
+        "..", "cd", "python3", "-", "curl", "sh", "\\", "#", "!", "[[", "]]", "if", "then", "fi",
+        "for", "in", "do", "done", "case", "esac", "function", "f()", "<(", ">(",
+    ];
+    let location = location();
+    // More runs by hand: PORTCULLIS_SOUP_RUNS=1000000 PORTCULLIS_SOUP_SEED=7.
+    let runs: usize = std::env::var("PORTCULLIS_SOUP_RUNS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(20_000);
+    let seed: u64 = std::env::var("PORTCULLIS_SOUP_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Rng(seed.max(1));
+    let mut free = Vec::new();
+    for _ in 0..runs {
+        let len = 1 + (rng.next() % 12) as usize;
+        let line: Vec<&str> = (0..len).map(|_| rng.pick(&tokens)).collect();
+        let command = line.join(" ");
+        let decision = evaluate(&command, &location);
+        if decision.verdict() == Verdict::Free {
+            free.push(command);
+        }
+    }
+    let Some(accepted) = bash_accepts(&free) else {
+        eprintln!("SKIPPED: bash could not be run; only the no-panic half was checked");
+        return;
+    };
+    let wrong: Vec<&String> = free
+        .iter()
+        .zip(&accepted)
+        .filter(|(_, ok)| !**ok)
+        .map(|(c, _)| c)
+        .collect();
+    println!("{} random FREE commands checked with bash -n", free.len());
+    assert!(
+        wrong.is_empty(),
+        "FREE although bash -n rejects them: {:?}",
+        &wrong[..wrong.len().min(20)]
+    );
+}
+
+/// Arbitrary bytes (as text) must never panic the classifier.
+#[test]
+fn random_text_never_panics() {
+    let location = location();
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    for _ in 0..5_000 {
+        let len = (rng.next() % 200) as usize;
+        let bytes: Vec<u8> = (0..len).map(|_| (rng.next() % 128) as u8).collect();
+        let text = String::from_utf8_lossy(&bytes);
+        let decision = evaluate(&text, &location);
+        assert!(!decision.top.rule.is_empty());
+    }
+}

@@ -181,6 +181,10 @@ struct Walker<'s> {
     src: &'s [u8],
     script: Script,
     vars: Vars,
+    /// Words tree-sitter hung on a redirection as extra targets
+    /// (`git > /dev/null reset --hard`): for bash they are arguments of
+    /// the command, and they go back to it.
+    stray_words: Vec<Word>,
 }
 
 fn walk_tree(tree: &Tree, source: &str) -> Script {
@@ -189,6 +193,7 @@ fn walk_tree(tree: &Tree, source: &str) -> Script {
         src: source.as_bytes(),
         script: Script::default(),
         vars: Vars::new(),
+        stray_words: Vec::new(),
     };
     if root.has_error() {
         walker
@@ -241,9 +246,13 @@ fn guard_dropped_text(root: Node, src: &[u8], problems: &mut Vec<Problem>) {
     let mut visited = false;
     let check = |from: usize, to: usize, problems: &mut Vec<Problem>| -> bool {
         let gap = &src[from.min(src.len())..to.min(src.len())];
-        let dropped = gap
-            .iter()
-            .any(|b| !b.is_ascii_whitespace() && *b != b'\\' && *b != b';');
+        // Blanks, `;` and backslash-newline continuations may fall between
+        // leaves; anything else (an escaped space `\ ` included) is a token.
+        let dropped = gap.iter().enumerate().any(|(i, b)| match b {
+            b'\\' => !matches!(src.get(from + i + 1), Some(b'\n' | b'\r')),
+            b';' => false,
+            b => !b.is_ascii_whitespace(),
+        });
         if dropped {
             let shown = String::from_utf8_lossy(gap).trim().to_string();
             problems.push(Problem::DroppedText(limits::clip(&shown, 40).to_string()));
@@ -259,6 +268,19 @@ fn guard_dropped_text(root: Node, src: &[u8], problems: &mut Vec<Problem>) {
             {
                 if node.start_byte() > covered_to && check(covered_to, node.start_byte(), problems)
                 {
+                    return;
+                }
+                // A `#` glued to the word before it (`a\ #b`) is part of that
+                // word for bash; tree-sitter starts a comment there.
+                let glued = node.kind() == "comment"
+                    && node.start_byte() > 0
+                    && src
+                        .get(node.start_byte() - 1)
+                        .is_some_and(|b| !b.is_ascii_whitespace() && !b";&|()`".contains(b));
+                if glued {
+                    problems.push(Problem::Syntax(
+                        "`#` inside a word, read by tree-sitter as a comment".into(),
+                    ));
                     return;
                 }
                 covered_to = covered_to.max(node.end_byte());
@@ -298,6 +320,25 @@ impl Walker<'_> {
             "function_definition" => self.walk_function(node, depth),
             "case_statement" => {
                 self.guard_case_end(node);
+                self.walk_children(node, depth, stdin);
+            }
+            // Shapes bash rejects that tree-sitter accepts: an empty group
+            // (`{ }`, `f() {}`), and `!` inside a pipeline (`a | ! b`).
+            "compound_statement" | "subshell" | "negated_command" => {
+                let mut cursor = node.walk();
+                let empty = !node
+                    .named_children(&mut cursor)
+                    .any(|c| c.kind() != "comment");
+                let negated_inside_pipeline = node.kind() == "negated_command"
+                    && node
+                        .parent()
+                        .is_some_and(|p| p.kind() == "pipeline" && p.named_child(0) != Some(node));
+                if empty || negated_inside_pipeline {
+                    self.script.problems.push(Problem::Syntax(format!(
+                        "bash rejects `{}` here",
+                        limits::clip(text(node, self.src), 40)
+                    )));
+                }
                 self.walk_children(node, depth, stdin);
             }
             "heredoc_body" | "comment" => {}
@@ -482,6 +523,20 @@ impl Walker<'_> {
             "command_substitution" | "process_substitution" => {
                 self.walk_children(node, depth, &Stdin::Inherited)
             }
+            // A statement where bash expects a word (`ls ( rm x )`): bash
+            // rejects the line; its commands are judged all the same.
+            "subshell"
+            | "compound_statement"
+            | "command"
+            | "pipeline"
+            | "list"
+            | "redirected_statement" => {
+                self.script.problems.push(Problem::Syntax(format!(
+                    "`{}` where bash expects a word",
+                    limits::clip(text(node, self.src), 40)
+                )));
+                self.walk(node, depth, &Stdin::Inherited);
+            }
             // tree-sitter-bash reads `${x:-`cmd`}` as a plain word: the
             // substitution inside is parsed again on its own.
             "word" if node.parent().is_some_and(|p| p.kind() == "expansion") => {
@@ -524,6 +579,16 @@ impl Walker<'_> {
         match body {
             Some(body) if body.kind() == "command" => {
                 self.walk_command(body, depth + 1, &own_stdin, redirects);
+            }
+            Some(_) if !self.stray_words.is_empty() => {
+                // Words after a compound command's redirection: bash rejects it.
+                self.stray_words.clear();
+                self.script
+                    .problems
+                    .push(Problem::Syntax("words after a compound command".into()));
+                if let Some(body) = body {
+                    self.walk(body, depth + 1, &own_stdin);
+                }
             }
             Some(body) => {
                 // A compound body (`{ …; } > out`, `while …; done < file`):
@@ -582,8 +647,40 @@ impl Walker<'_> {
                 else {
                     return;
                 };
+                // `ls < 2>&1`: the target tree-sitter found is the descriptor
+                // of the next redirection, and bash finds no target at all.
+                if dest.kind() == "number"
+                    && self
+                        .src
+                        .get(dest.end_byte())
+                        .is_some_and(|b| *b == b'>' || *b == b'<')
+                {
+                    self.script
+                        .problems
+                        .push(Problem::Syntax("a redirection without a target".into()));
+                }
+                // `cmd <` then a newline: bash wants the target on the line.
+                let gap = self
+                    .src
+                    .get(child.start_byte()..dest.start_byte())
+                    .unwrap_or(&[]);
+                if gap.contains(&b'\n') {
+                    self.script.problems.push(Problem::Syntax(
+                        "a redirection with its target on the next line".into(),
+                    ));
+                }
                 self.walk_words_for_substitutions(dest, depth + 1);
                 let target = word::decode(dest, self.src, &self.vars);
+                let mut cursor = child.walk();
+                let extra: Vec<Node> = child
+                    .children_by_field_name("destination", &mut cursor)
+                    .filter(|d| *d != dest)
+                    .collect();
+                for word_node in extra {
+                    self.walk_words_for_substitutions(word_node, depth + 1);
+                    let word = word::decode(word_node, self.src, &self.vars);
+                    self.stray_words.push(word);
+                }
                 if op == "<" {
                     *stdin = Stdin::File(target);
                 } else if is_write_operator(&op) && !is_fd_duplication(&op, &target) {
@@ -655,6 +752,8 @@ impl Walker<'_> {
         let mut words = Vec::new();
         let mut own_stdin = stdin.clone();
         let mut trailing = Vec::new();
+        // Arguments a redirection after this command took (see `stray_words`).
+        let after_redirects = std::mem::take(&mut self.stray_words);
         let mut cursor = node.walk();
         let children: Vec<Node> = node.children(&mut cursor).collect();
         let mut merged_line = false;
@@ -693,6 +792,7 @@ impl Walker<'_> {
                         &mut own_stdin,
                         &mut trailing,
                     );
+                    words.append(&mut self.stray_words);
                 }
                 "comment" => {}
                 _ if child.is_named() => {
@@ -702,6 +802,7 @@ impl Walker<'_> {
                 _ => {}
             }
         }
+        words.extend(after_redirects);
         let text_of = text(node, self.src);
         // A reserved word where a command name belongs (`then ls`, a stray
         // `fi`): bash rejects the line, tree-sitter reads a command.
