@@ -6,6 +6,7 @@
 //! write targets. Every stage reports [`Finding`]s; the strictest wins.
 //! With a trace enabled it also records each step for `portcullis explain`.
 
+use crate::feeds;
 use crate::floor::{self, Invocation};
 use crate::lexicon::{self, Written};
 use crate::limits;
@@ -97,53 +98,8 @@ pub fn explain(command: &str, location: &Location) -> (Decision, Vec<String>) {
     (Decision::from_findings(run.findings, command), trace)
 }
 
-/// Programs that fetch from the network: their output fed to an interpreter
-/// is code nobody has read.
-#[rustfmt::skip]
-const NETWORK_FETCHERS: &[&str] = &[
-    "aria2c", "curl", "fetch", "ftp", "http", "https", "lftp", "links", "lynx", "nc", "ncat",
-    "netcat", "scp", "sftp", "socat", "ssh", "telnet", "tftp", "w3m", "wget", "wget2", "xh",
-];
-
-/// Programs whose output is decoded or generated text: fed to an
-/// interpreter, nobody can read it first.
-#[rustfmt::skip]
-const DECODERS: &[&str] = &[
-    "base32", "base64", "basenc", "bunzip2", "bzcat", "gunzip", "gzip", "openssl", "rev",
-    "uudecode", "xxd", "xz", "zcat", "zstd",
-];
-
-/// Interpreters that read their program from stdin when given none.
-#[rustfmt::skip]
-const INTERPRETERS: &[&str] = &[
-    "bun", "deno", "lua", "luajit", "node", "nodejs", "perl", "php", "pypy", "pypy3", "python",
-    "python2", "python3", "ruby",
-];
-
-/// Folders whose programs are the system's own: `/usr/bin/rm` is `rm`, while
-/// `./rm` or `/tmp/x/rm` is a script that happens to share the name.
-#[rustfmt::skip]
-const PROGRAM_FOLDERS: &[&str] = &[
-    "/bin", "/opt/homebrew/bin", "/opt/homebrew/sbin", "/sbin", "/snap/bin", "/usr/bin",
-    "/usr/local/bin", "/usr/local/sbin", "/usr/sbin",
-];
-
 /// What to do instead of a setting that runs code.
 const SETTING_REMEDIATION: &str = "Run the command without that setting (or with a plain value such as PAGER=cat), so what runs can be checked.";
-
-/// What fed an interpreter its program.
-enum Producer {
-    /// Text written out in the command line itself.
-    Literal(String),
-    /// A file on disk.
-    File,
-    /// The network.
-    Network(String),
-    /// Decoded or generated text.
-    Opaque(String),
-    /// A variable or substitution whose value is unknown.
-    Dynamic,
-}
 
 struct Run<'a> {
     location: &'a Location,
@@ -535,7 +491,7 @@ impl<'a> Run<'a> {
             );
             return;
         }
-        let (verb, is_script) = verb_of(written);
+        let (verb, is_script) = peel::verb_of(written);
         if is_script && crate::rules::is_test_script(written) {
             self.test_runner(written, part, depth);
             return;
@@ -580,12 +536,12 @@ impl<'a> Run<'a> {
             self.git_settings(args, part, depth, local_cwd.clone());
         }
         let local_cwd = if verb == "git" {
-            git_cwd(args, location, local_cwd)
+            peel::git_cwd(args, location, local_cwd)
         } else {
             local_cwd
         };
-        if INTERPRETERS.contains(&verb)
-            || lexicon::lookup(verb).is_some_and(|s| INTERPRETERS.contains(&s.name()))
+        if feeds::INTERPRETERS.contains(&verb)
+            || lexicon::lookup(verb).is_some_and(|s| feeds::INTERPRETERS.contains(&s.name()))
         {
             self.interpreter(verb, args, site, depth);
         }
@@ -603,7 +559,7 @@ impl<'a> Run<'a> {
         }
         // find -exec runs commands of its own.
         if verb == "find" {
-            for inner in find_exec_commands(args) {
+            for inner in peel::find_exec_commands(args) {
                 self.note(depth, || "find -exec runs:".to_string());
                 let mut inner_cwd = local_cwd.clone();
                 self.words(inner, site, depth + 1, &mut inner_cwd);
@@ -621,7 +577,7 @@ impl<'a> Run<'a> {
             self.floor(rule, part, depth);
         }
         let verb_words: Vec<Word> = if verb == "find" {
-            strip_find_exec(&words)
+            peel::strip_find_exec(&words)
         } else {
             words.clone()
         };
@@ -657,7 +613,7 @@ impl<'a> Run<'a> {
         self.note(depth, || {
             format!("lexicon: {} ({})", classified.rule, effect.as_str())
         });
-        if classified.path.len() == 1 && INTERPRETERS.contains(&classified.spec.name()) {
+        if classified.path.len() == 1 && feeds::INTERPRETERS.contains(&classified.spec.name()) {
             let program = args.iter().find(|a| !a.value.starts_with('-'));
             if let Some(program) =
                 program.filter(|p| !p.dynamic && crate::rules::is_test_script(&p.value))
@@ -706,52 +662,7 @@ impl<'a> Run<'a> {
     /// Secrets read into the model's context: files of credentials named as
     /// operands, `kubectl get secrets`, and dumps of the whole environment.
     fn secret_reads(&mut self, verb: &str, args: &[Word], part: &str, depth: usize) {
-        // Listing names is harmless; anything else that names a folder of
-        // credentials reads what is inside.
-        let lists_only = matches!(
-            verb,
-            "ls" | "stat" | "du" | "tree" | "file" | "cd" | "mkdir" | "test" | "[" | "[["
-        );
-        let mut found = args
-            .iter()
-            .filter(|w| !w.value.starts_with('-'))
-            .find(|w| {
-                paths::is_secret(&w.value) || !lists_only && paths::is_secret_folder(&w.value)
-            })
-            .map(|w| format!("reads {}, which holds secrets", w.value));
-        // BSD-style `ps e` / `ps auxe` prints every process's environment.
-        if found.is_none()
-            && verb == "ps"
-            && args.first().is_some_and(|w| {
-                w.value.chars().all(|c| c.is_ascii_alphabetic()) && w.value.contains('e')
-            })
-        {
-            found = Some("`ps e` prints the environment of every process".to_string());
-        }
-        if found.is_none() && verb == "kubectl" {
-            let words: Vec<&str> = args.iter().map(|w| w.value.as_str()).collect();
-            if let Some(at) = words.iter().position(|w| *w == "get" || *w == "describe")
-                && words[at + 1..].iter().any(|w| w.starts_with("secret"))
-            {
-                found = Some("prints Kubernetes secrets".to_string());
-            }
-        }
-        let only_flags = args.iter().all(|w| w.value.starts_with('-'));
-        let dumps_environment = match verb {
-            "printenv" | "env" | "set" => args.is_empty(),
-            "export" | "declare" | "typeset" => {
-                only_flags
-                    && args
-                        .iter()
-                        .all(|w| matches!(w.value.as_str(), "-p" | "-x" | "-px" | "-xp"))
-            }
-            _ => false,
-        };
-        if found.is_none() && dumps_environment {
-            found = Some(format!(
-                "`{verb}` prints every environment variable, secrets included"
-            ));
-        }
+        let found = crate::secrets::secret_read(verb, args);
         if let Some(why) = found {
             self.note(depth, || format!("secrets: {why}"));
             self.find(
@@ -895,12 +806,12 @@ impl<'a> Run<'a> {
             self.script(&script.value, depth + 1, cwd);
             return;
         }
-        match substitution_producer(script) {
-            Producer::Network(what) => {
+        match feeds::substitution_producer(script) {
+            feeds::Producer::Network(what) => {
                 self.note(depth, || format!("script from the network: {what}"));
                 self.floor(FloorRule::PipeNetworkShell, part, depth);
             }
-            Producer::Opaque(what) => {
+            feeds::Producer::Opaque(what) => {
                 self.note(depth, || format!("script decoded by {what}"));
                 self.floor(FloorRule::PipeOpaqueShell, part, depth);
             }
@@ -927,24 +838,24 @@ impl<'a> Run<'a> {
     fn program_from_stdin(&mut self, who: &str, site: &Site, depth: usize, cwd: Option<PathBuf>) {
         let part = site.command.text.as_str();
         let is_shell = crate::rules::is_shell(who);
-        match stdin_producer(site) {
-            Producer::Literal(text) if is_shell => {
+        match feeds::stdin_producer(site.script, site.command) {
+            feeds::Producer::Literal(text) if is_shell => {
                 self.note(depth, || format!("{who} reads a literal script from stdin"));
                 self.script(&text, depth + 1, cwd);
             }
-            Producer::Network(what) => {
+            feeds::Producer::Network(what) => {
                 self.note(depth, || {
                     format!("{who} reads its program from the network ({what})")
                 });
                 self.floor(FloorRule::PipeNetworkShell, part, depth);
             }
-            Producer::Opaque(what) => {
+            feeds::Producer::Opaque(what) => {
                 self.note(depth, || {
                     format!("{who} reads a program produced by {what}")
                 });
                 self.floor(FloorRule::PipeOpaqueShell, part, depth);
             }
-            Producer::Dynamic => {
+            feeds::Producer::Dynamic => {
                 self.find(
                     Verdict::Signed,
                     "parse.dynamic-script",
@@ -953,7 +864,7 @@ impl<'a> Run<'a> {
                     part,
                 );
             }
-            Producer::Literal(_) | Producer::File => {
+            feeds::Producer::Literal(_) | feeds::Producer::File => {
                 self.find(
                     Effect::Exec.verdict(),
                     "verb.exec",
@@ -983,11 +894,13 @@ impl<'a> Run<'a> {
             return;
         }
         if file.substitution {
-            match substitution_producer(file) {
-                Producer::Network(_) => {
+            match feeds::substitution_producer(file) {
+                feeds::Producer::Network(_) => {
                     return self.floor(FloorRule::PipeNetworkShell, part, depth);
                 }
-                Producer::Opaque(_) => return self.floor(FloorRule::PipeOpaqueShell, part, depth),
+                feeds::Producer::Opaque(_) => {
+                    return self.floor(FloorRule::PipeOpaqueShell, part, depth);
+                }
                 _ => {}
             }
         }
@@ -1019,11 +932,11 @@ impl<'a> Run<'a> {
                 "-c" | "-e" | "--eval" | "-p" | "--print" | "-r" | "-E"
             ) {
                 if let Some(code) = args.get(i + 1) {
-                    match substitution_producer(code) {
-                        Producer::Network(_) if code.substitution => {
+                    match feeds::substitution_producer(code) {
+                        feeds::Producer::Network(_) if code.substitution => {
                             self.floor(FloorRule::PipeNetworkShell, part, depth)
                         }
-                        Producer::Opaque(_) if code.substitution => {
+                        feeds::Producer::Opaque(_) if code.substitution => {
                             self.floor(FloorRule::PipeOpaqueShell, part, depth)
                         }
                         _ => {}
@@ -1045,17 +958,17 @@ impl<'a> Run<'a> {
             Some(p) => p.value == "-",
         };
         if reads_stdin && !matches!(site.command.stdin, Stdin::Inherited) {
-            match stdin_producer(site) {
-                Producer::Network(_) => self.floor(FloorRule::PipeNetworkShell, part, depth),
-                Producer::Opaque(_) => self.floor(FloorRule::PipeOpaqueShell, part, depth),
+            match feeds::stdin_producer(site.script, site.command) {
+                feeds::Producer::Network(_) => self.floor(FloorRule::PipeNetworkShell, part, depth),
+                feeds::Producer::Opaque(_) => self.floor(FloorRule::PipeOpaqueShell, part, depth),
                 _ => {}
             }
         } else if let Some(p) = program
             && p.substitution
         {
-            match substitution_producer(p) {
-                Producer::Network(_) => self.floor(FloorRule::PipeNetworkShell, part, depth),
-                Producer::Opaque(_) => self.floor(FloorRule::PipeOpaqueShell, part, depth),
+            match feeds::substitution_producer(p) {
+                feeds::Producer::Network(_) => self.floor(FloorRule::PipeNetworkShell, part, depth),
+                feeds::Producer::Opaque(_) => self.floor(FloorRule::PipeOpaqueShell, part, depth),
                 _ => {}
             }
         }
@@ -1069,102 +982,12 @@ fn render_words(words: &[Word]) -> String {
     shlex::try_join(values.iter().copied()).unwrap_or_else(|_| format!("{values:?}"))
 }
 
-/// The folder `git -C DIR …` runs in.
-fn git_cwd(args: &[Word], location: &Location, cwd: Option<PathBuf>) -> Option<PathBuf> {
-    let mut cwd = cwd;
-    let mut i = 0;
-    while i + 1 < args.len() && args[i].value.starts_with('-') {
-        if args[i].value == "-C" {
-            cwd = location.resolve_in(&args[i + 1], cwd.as_deref()).path;
-            i += 2;
-        } else if matches!(
-            args[i].value.as_str(),
-            "-c" | "--git-dir" | "--work-tree" | "--namespace"
-        ) {
-            i += 2;
-        } else {
-            i += 1;
-        }
-    }
-    cwd
-}
-
 fn suffix(note: &str) -> String {
     if note.is_empty() {
         String::new()
     } else {
         format!(": {note}")
     }
-}
-
-/// The verb the tables know for a written command name, and whether it is a
-/// program run by path (a script) rather than a system program.
-fn verb_of(written: &str) -> (&str, bool) {
-    if !written.contains('/') {
-        return (written, false);
-    }
-    let normal = paths::normalise(std::path::Path::new(written));
-    let folder = normal
-        .parent()
-        .map(|p| p.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let name = peel::verb_name(written);
-    let system = written.starts_with('/') && PROGRAM_FOLDERS.contains(&folder.as_str());
-    (name, !system)
-}
-
-/// The commands `find -exec … ;` (and `-execdir`, `-ok`, `-okdir`) runs.
-fn find_exec_commands(args: &[Word]) -> Vec<Vec<Word>> {
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < args.len() {
-        if matches!(
-            args[i].value.as_str(),
-            "-exec" | "-execdir" | "-ok" | "-okdir"
-        ) {
-            let start = i + 1;
-            let mut end = start;
-            while end < args.len() && !matches!(args[end].value.as_str(), ";" | "+") {
-                end += 1;
-            }
-            let mut inner: Vec<Word> = args[start..end].to_vec();
-            for w in &mut inner {
-                if w.value.contains("{}") {
-                    w.dynamic = true;
-                }
-            }
-            if !inner.is_empty() {
-                // The name itself is literal even when it is `{}`-free.
-                inner[0].dynamic = inner[0].value.contains("{}");
-                out.push(inner);
-            }
-            i = end + 1;
-        } else {
-            i += 1;
-        }
-    }
-    out
-}
-
-/// `find` without its `-exec … ;` segments, so the lexicon judges find alone.
-fn strip_find_exec(words: &[Word]) -> Vec<Word> {
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < words.len() {
-        if matches!(
-            words[i].value.as_str(),
-            "-exec" | "-execdir" | "-ok" | "-okdir"
-        ) {
-            while i < words.len() && !matches!(words[i].value.as_str(), ";" | "+") {
-                i += 1;
-            }
-            i += 1;
-        } else {
-            out.push(words[i].clone());
-            i += 1;
-        }
-    }
-    out
 }
 
 /// The verbs a command line runs, after peeling wrappers (not re-parsing
@@ -1174,7 +997,7 @@ pub fn verbs(command: &str) -> Vec<(String, bool)> {
     let script = shell::parse(command);
     let mut out = Vec::new();
     for c in &script.commands {
-        let (verb, words) = producer_verb(&c.words);
+        let (verb, words) = feeds::producer_verb(&c.words);
         let Some(head) = words.first() else { continue };
         if head.dynamic
             || head.value.contains('/')
@@ -1190,100 +1013,6 @@ pub fn verbs(command: &str) -> Vec<(String, bool)> {
         out.push((verb, known));
     }
     out
-}
-
-/// The verb a producer command runs, after peeling argv wrappers.
-fn producer_verb(words: &[Word]) -> (String, Vec<Word>) {
-    let mut words = words.to_vec();
-    for _ in 0..limits::MAX_PEEL_DEPTH {
-        match peel::peel(&words) {
-            Step::Inner { inner, .. } => words = inner,
-            _ => break,
-        }
-    }
-    let verb = words
-        .first()
-        .map(|w| peel::verb_name(&w.value).to_string())
-        .unwrap_or_default();
-    (verb, words)
-}
-
-/// What feeds a command's stdin, as a program source.
-fn stdin_producer(site: &Site) -> Producer {
-    match &site.command.stdin {
-        Stdin::Heredoc { body, literal } => {
-            if *literal {
-                Producer::Literal(body.clone())
-            } else {
-                Producer::Dynamic
-            }
-        }
-        Stdin::HereString(word) => {
-            if word.dynamic {
-                substitution_producer(word)
-            } else {
-                Producer::Literal(word.value.clone())
-            }
-        }
-        Stdin::File(_) => Producer::File,
-        Stdin::Inherited => Producer::Dynamic,
-        Stdin::Pipe(range) => {
-            let mut literal = String::new();
-            let mut verdict: Option<Producer> = None;
-            for command in site.script.commands.get(range.clone()).unwrap_or(&[]) {
-                let (verb, words) = producer_verb(&command.words);
-                if NETWORK_FETCHERS.contains(&verb.as_str()) {
-                    return Producer::Network(verb);
-                }
-                if DECODERS.contains(&verb.as_str()) {
-                    verdict = Some(Producer::Opaque(verb));
-                    continue;
-                }
-                match verb.as_str() {
-                    "echo" | "printf" if words.iter().all(|w| !w.dynamic) => {
-                        let text: Vec<&str> = words[1..]
-                            .iter()
-                            .map(|w| w.value.as_str())
-                            .skip_while(|w| verb == "echo" && w.starts_with('-'))
-                            .collect();
-                        literal.push_str(&text.join(" "));
-                        literal.push('\n');
-                    }
-                    "cat" if words.len() == 1 => match &command.stdin {
-                        Stdin::Heredoc {
-                            body,
-                            literal: true,
-                        } => literal.push_str(body),
-                        _ => verdict = verdict.or(Some(Producer::Opaque("cat".into()))),
-                    },
-                    "cat" => verdict = verdict.or(Some(Producer::File)),
-                    "" => {}
-                    other => verdict = verdict.or(Some(Producer::Opaque(other.to_string()))),
-                }
-            }
-            verdict.unwrap_or(Producer::Literal(literal))
-        }
-    }
-}
-
-/// What a word's substitutions run: the network, a decoder, or something
-/// else unknown.
-fn substitution_producer(word: &Word) -> Producer {
-    if !word.substitution {
-        return Producer::Dynamic;
-    }
-    let inner = shell::parse(limits::clip(&word.source, limits::MAX_SCRIPT_BYTES));
-    let mut found = Producer::Dynamic;
-    for command in &inner.commands {
-        let (verb, _) = producer_verb(&command.words);
-        if NETWORK_FETCHERS.contains(&verb.as_str()) {
-            return Producer::Network(verb);
-        }
-        if DECODERS.contains(&verb.as_str()) {
-            found = Producer::Opaque(verb);
-        }
-    }
-    found
 }
 
 #[cfg(test)]

@@ -10,6 +10,9 @@
 //!                                      ├─ peel: wrappers (sudo, env, xargs, bash -c …)
 //!                                      ├─ floor: the blocked floor (always on)
 //!                                      ├─ lexicon: verb → effect class → verdict
+//!                                      │    (programs: awk/sed programs; settings:
+//!                                      │    PAGER, git -c; secrets: .env, keys)
+//!                                      ├─ feeds: what an interpreter reads (curl | sh)
 //!                                      └─ paths: write targets resolved and placed
 //!            ◀─ render: Claude Code JSON, text, JSONL ◀─ Decision (strictest finding)
 //! ```
@@ -18,6 +21,7 @@
 #![deny(missing_docs)]
 
 pub mod engine;
+pub mod feeds;
 pub mod floor;
 pub mod hook;
 pub mod lexicon;
@@ -27,6 +31,7 @@ pub mod peel;
 pub mod programs;
 pub mod render;
 pub mod rules;
+pub mod secrets;
 pub mod settings;
 pub mod shell;
 pub mod verdict;

@@ -265,51 +265,6 @@ pub fn is_system_folder(path: &str) -> bool {
     SYSTEM_FOLDERS.binary_search(&path).is_ok()
 }
 
-/// Files that hold credentials, by name or by their place in a folder.
-#[rustfmt::skip]
-const SECRET_FILES: &[&str] = &[
-    ".aws/credentials", ".config/gh/hosts.yml", ".docker/config.json", ".git-credentials",
-    ".kube/config", ".netrc", ".npmrc", ".pgpass", ".pypirc",
-];
-
-/// Folders whose files are mostly credentials: reading them whole (`grep -r`,
-/// `find … -exec cat`, `cp -r`, globs) reads the secrets.
-const SECRET_FOLDERS: &[&str] = &[".aws", ".gnupg", ".ssh"];
-
-/// Whether a path names a folder of credentials (or everything in one).
-pub fn is_secret_folder(path: &str) -> bool {
-    let trimmed = path
-        .trim_end_matches('/')
-        .trim_end_matches("/*")
-        .trim_end_matches('/');
-    let name = trimmed.rsplit('/').next().unwrap_or(trimmed);
-    SECRET_FOLDERS.contains(&name)
-}
-
-/// `.env` variants that hold no secrets by convention.
-const ENV_TEMPLATES: &[&str] = &[".env.dist", ".env.example", ".env.sample", ".env.template"];
-
-/// Whether a path (as written, globs allowed) names a file of secrets:
-/// `.env` and `.env.*` (not the templates), private SSH keys, and the
-/// credential files of common tools. Reading one puts secrets into the
-/// model's context.
-pub fn is_secret(path: &str) -> bool {
-    let name = path.rsplit('/').next().unwrap_or(path);
-    if (name == ".env" || name.starts_with(".env.")) && !ENV_TEMPLATES.contains(&name) {
-        return true;
-    }
-    let in_ssh = path.contains(".ssh/");
-    if in_ssh && name.starts_with("id_") && !name.ends_with(".pub") {
-        return true;
-    }
-    if path.contains(".gnupg/private-keys") {
-        return true;
-    }
-    SECRET_FILES
-        .iter()
-        .any(|s| path == *s || path.ends_with(&format!("/{s}")))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -328,29 +283,6 @@ mod tests {
         w.dynamic = raw.contains('$');
         let l = loc();
         l.resolve(&w).place(l.home.as_deref())
-    }
-
-    #[test]
-    fn secrets() {
-        for p in [
-            ".env",
-            "app/.env.local",
-            "~/.ssh/id_rsa",
-            "$HOME/.ssh/id_ed25519",
-            "/home/*/.aws/credentials",
-            "~/.netrc",
-        ] {
-            assert!(is_secret(p), "{p}");
-        }
-        for p in [
-            ".env.example",
-            "~/.ssh/id_rsa.pub",
-            "~/.ssh/config",
-            "src/env.rs",
-            "environment.yml",
-        ] {
-            assert!(!is_secret(p), "{p}");
-        }
     }
 
     #[test]

@@ -7,9 +7,11 @@
 //! as a floor under the inner command's. Shells (`bash -c`), `eval` and
 //! `watch` hand back a script to parse again.
 
+use crate::paths::{self, Location};
 use crate::rules::{self, Wrapper, WrapperMode};
 use crate::shell::Word;
 use crate::verdict::Effect;
+use std::path::PathBuf;
 
 /// The result of peeling one layer.
 #[derive(Debug)]
@@ -394,6 +396,104 @@ pub fn is_assignment(word: &str) -> bool {
         }
         None => false,
     }
+}
+
+/// Folders whose programs are the system's own: `/usr/bin/rm` is `rm`, while
+/// `./rm` or `/tmp/x/rm` is a script that happens to share the name.
+#[rustfmt::skip]
+const PROGRAM_FOLDERS: &[&str] = &[
+    "/bin", "/opt/homebrew/bin", "/opt/homebrew/sbin", "/sbin", "/snap/bin", "/usr/bin",
+    "/usr/local/bin", "/usr/local/sbin", "/usr/sbin",
+];
+
+/// The verb the tables know for a written command name, and whether it is a
+/// program run by path (a script) rather than a system program.
+pub fn verb_of(written: &str) -> (&str, bool) {
+    if !written.contains('/') {
+        return (written, false);
+    }
+    let normal = paths::normalise(std::path::Path::new(written));
+    let folder = normal
+        .parent()
+        .map(|p| p.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let name = verb_name(written);
+    let system = written.starts_with('/') && PROGRAM_FOLDERS.contains(&folder.as_str());
+    (name, !system)
+}
+
+/// The commands `find -exec … ;` (and `-execdir`, `-ok`, `-okdir`) runs.
+pub fn find_exec_commands(args: &[Word]) -> Vec<Vec<Word>> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        if matches!(
+            args[i].value.as_str(),
+            "-exec" | "-execdir" | "-ok" | "-okdir"
+        ) {
+            let start = i + 1;
+            let mut end = start;
+            while end < args.len() && !matches!(args[end].value.as_str(), ";" | "+") {
+                end += 1;
+            }
+            let mut inner: Vec<Word> = args[start..end].to_vec();
+            for w in &mut inner {
+                if w.value.contains("{}") {
+                    w.dynamic = true;
+                }
+            }
+            if !inner.is_empty() {
+                // The name itself is literal even when it is `{}`-free.
+                inner[0].dynamic = inner[0].value.contains("{}");
+                out.push(inner);
+            }
+            i = end + 1;
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// `find` without its `-exec … ;` segments, so the lexicon judges find alone.
+pub fn strip_find_exec(words: &[Word]) -> Vec<Word> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        if matches!(
+            words[i].value.as_str(),
+            "-exec" | "-execdir" | "-ok" | "-okdir"
+        ) {
+            while i < words.len() && !matches!(words[i].value.as_str(), ";" | "+") {
+                i += 1;
+            }
+            i += 1;
+        } else {
+            out.push(words[i].clone());
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The folder `git -C DIR …` runs in.
+pub fn git_cwd(args: &[Word], location: &Location, cwd: Option<PathBuf>) -> Option<PathBuf> {
+    let mut cwd = cwd;
+    let mut i = 0;
+    while i + 1 < args.len() && args[i].value.starts_with('-') {
+        if args[i].value == "-C" {
+            cwd = location.resolve_in(&args[i + 1], cwd.as_deref()).path;
+            i += 2;
+        } else if matches!(
+            args[i].value.as_str(),
+            "-c" | "--git-dir" | "--work-tree" | "--namespace"
+        ) {
+            i += 2;
+        } else {
+            i += 1;
+        }
+    }
+    cwd
 }
 
 #[cfg(test)]

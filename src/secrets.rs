@@ -1,0 +1,129 @@
+//! Secrets read into the model's context: files of credentials (`.env`,
+//! private SSH keys, `~/.aws/credentials` …) named by a command, and
+//! commands that print them (`env`, `kubectl get secrets`, `ps e`). Takes a
+//! peeled verb and its arguments; returns why the command reads secrets.
+//! Writing those files is the path law's business, not this module's.
+
+use crate::shell::Word;
+
+/// Files that hold credentials, by name or by their place in a folder.
+#[rustfmt::skip]
+const SECRET_FILES: &[&str] = &[
+    ".aws/credentials", ".config/gh/hosts.yml", ".docker/config.json", ".git-credentials",
+    ".kube/config", ".netrc", ".npmrc", ".pgpass", ".pypirc",
+];
+
+/// Folders whose files are mostly credentials: reading them whole (`grep -r`,
+/// `find … -exec cat`, `cp -r`, globs) reads the secrets.
+const SECRET_FOLDERS: &[&str] = &[".aws", ".gnupg", ".ssh"];
+
+/// Whether a path names a folder of credentials (or everything in one).
+pub fn is_secret_folder(path: &str) -> bool {
+    let trimmed = path
+        .trim_end_matches('/')
+        .trim_end_matches("/*")
+        .trim_end_matches('/');
+    let name = trimmed.rsplit('/').next().unwrap_or(trimmed);
+    SECRET_FOLDERS.contains(&name)
+}
+
+/// `.env` variants that hold no secrets by convention.
+const ENV_TEMPLATES: &[&str] = &[".env.dist", ".env.example", ".env.sample", ".env.template"];
+
+/// Whether a path (as written, globs allowed) names a file of secrets:
+/// `.env` and `.env.*` (not the templates), private SSH keys, and the
+/// credential files of common tools. Reading one puts secrets into the
+/// model's context.
+pub fn is_secret(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    if (name == ".env" || name.starts_with(".env.")) && !ENV_TEMPLATES.contains(&name) {
+        return true;
+    }
+    let in_ssh = path.contains(".ssh/");
+    if in_ssh && name.starts_with("id_") && !name.ends_with(".pub") {
+        return true;
+    }
+    if path.contains(".gnupg/private-keys") {
+        return true;
+    }
+    SECRET_FILES
+        .iter()
+        .any(|s| path == *s || path.ends_with(&format!("/{s}")))
+}
+
+/// Why `verb args` reads secrets, if it does.
+pub fn secret_read(verb: &str, args: &[Word]) -> Option<String> {
+    // Listing names is harmless; anything else that names a folder of
+    // credentials reads what is inside.
+    let lists_only = matches!(
+        verb,
+        "ls" | "stat" | "du" | "tree" | "file" | "cd" | "mkdir" | "test" | "[" | "[["
+    );
+    let mut found = args
+        .iter()
+        .filter(|w| !w.value.starts_with('-'))
+        .find(|w| is_secret(&w.value) || !lists_only && is_secret_folder(&w.value))
+        .map(|w| format!("reads {}, which holds secrets", w.value));
+    // BSD-style `ps e` / `ps auxe` prints every process's environment.
+    if found.is_none()
+        && verb == "ps"
+        && args.first().is_some_and(|w| {
+            w.value.chars().all(|c| c.is_ascii_alphabetic()) && w.value.contains('e')
+        })
+    {
+        found = Some("`ps e` prints the environment of every process".to_string());
+    }
+    if found.is_none() && verb == "kubectl" {
+        let words: Vec<&str> = args.iter().map(|w| w.value.as_str()).collect();
+        if let Some(at) = words.iter().position(|w| *w == "get" || *w == "describe")
+            && words[at + 1..].iter().any(|w| w.starts_with("secret"))
+        {
+            found = Some("prints Kubernetes secrets".to_string());
+        }
+    }
+    let only_flags = args.iter().all(|w| w.value.starts_with('-'));
+    let dumps_environment = match verb {
+        "printenv" | "env" | "set" => args.is_empty(),
+        "export" | "declare" | "typeset" => {
+            only_flags
+                && args
+                    .iter()
+                    .all(|w| matches!(w.value.as_str(), "-p" | "-x" | "-px" | "-xp"))
+        }
+        _ => false,
+    };
+    if found.is_none() && dumps_environment {
+        found = Some(format!(
+            "`{verb}` prints every environment variable, secrets included"
+        ));
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secrets() {
+        for p in [
+            ".env",
+            "app/.env.local",
+            "~/.ssh/id_rsa",
+            "$HOME/.ssh/id_ed25519",
+            "/home/*/.aws/credentials",
+            "~/.netrc",
+        ] {
+            assert!(is_secret(p), "{p}");
+        }
+        for p in [
+            ".env.example",
+            "~/.ssh/id_rsa.pub",
+            "~/.ssh/config",
+            "src/env.rs",
+            "environment.yml",
+        ] {
+            assert!(!is_secret(p), "{p}");
+        }
+    }
+}
