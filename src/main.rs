@@ -21,6 +21,14 @@ const USAGE: &str = "usage:
 /// A usage or input error: one line on stderr, exit 2.
 struct CliError(String);
 
+/// Prints a line to stdout; a closed pipe (`portcullis check … | head -1`)
+/// is not an error worth more than the verdict's exit code.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(io::stdout(), $($arg)*);
+    }};
+}
+
 fn main() -> ExitCode {
     // Fail closed: an internal panic must never surface as an exit code the
     // host reads as "no opinion" (Claude Code runs the tool on any code but
@@ -57,11 +65,11 @@ fn run(args: &[String]) -> Result<u8, CliError> {
         "replay" => replay_command(rest),
         "rules" => rules_command(rest),
         "-h" | "--help" | "help" => {
-            println!("{USAGE}");
+            out!("{USAGE}");
             Ok(0)
         }
         "-V" | "--version" => {
-            println!("portcullis {}", env!("CARGO_PKG_VERSION"));
+            out!("portcullis {}", env!("CARGO_PKG_VERSION"));
             Ok(0)
         }
         other => Err(CliError(format!("unknown command `{other}`\n{USAGE}"))),
@@ -189,9 +197,9 @@ fn check_command(args: &[String]) -> Result<u8, CliError> {
     let command = one_command(&common)?;
     let decision = portcullis::evaluate(&command, &location(common.cwd.clone()));
     if common.json {
-        println!("{}", render::json_object(&decision, None));
+        out!("{}", render::json_object(&decision, None));
     } else {
-        println!("{}", render::human_line(&decision));
+        out!("{}", render::human_line(&decision));
     }
     Ok(decision.verdict().exit_code())
 }
@@ -203,13 +211,13 @@ fn explain_command(args: &[String]) -> Result<u8, CliError> {
         print!("{}", portcullis::shell::parse::dump_tree(&command));
     }
     let (decision, trace) = portcullis::explain(&command, &location(common.cwd.clone()));
-    println!("steps:");
+    out!("steps:");
     for line in &trace {
-        println!("  {line}");
+        out!("  {line}");
     }
-    println!("findings:");
+    out!("findings:");
     for f in &decision.findings {
-        println!(
+        out!(
             "  {} {}: {} [in `{}`]",
             f.verdict,
             f.rule,
@@ -217,7 +225,7 @@ fn explain_command(args: &[String]) -> Result<u8, CliError> {
             limits::clip(&f.part, 100)
         );
     }
-    println!("decision: {}", render::human_line(&decision));
+    out!("decision: {}", render::human_line(&decision));
     Ok(decision.verdict().exit_code())
 }
 

@@ -296,12 +296,24 @@ fn peel_wrapper(w: &'static Wrapper, words: &[Word]) -> Step {
         };
     }
     let mut inner: Vec<Word> = words.get(i..).unwrap_or(&[]).to_vec();
+    // `parallel CMD ::: a b`: the words after `:::` are the arguments, given
+    // in the line itself (`::::` names files of arguments: unknown).
+    let mut given_arguments: Option<Vec<Word>> = None;
     if !w.stop_words.is_empty()
         && let Some(stop) = inner
             .iter()
             .position(|x| w.stop_words.contains(&x.value.as_str()))
     {
+        let literal = inner[stop].value == ":::";
+        let rest: Vec<Word> = inner[stop + 1..]
+            .iter()
+            .take_while(|x| !w.stop_words.contains(&x.value.as_str()))
+            .cloned()
+            .collect();
         inner.truncate(stop);
+        if literal {
+            given_arguments = Some(rest);
+        }
     }
     if w.mode == WrapperMode::Join && !inner.is_empty() {
         return Step::Script {
@@ -314,6 +326,31 @@ fn peel_wrapper(w: &'static Wrapper, words: &[Word]) -> Step {
         // stdin supplies words only known at run time: where the replace
         // string stands (`xargs -I{} sh -c {}`), or after the command.
         let placeholder = replace.or_else(|| (w.name == "parallel").then(|| "{}".to_string()));
+        // Arguments written in the line: each word with the placeholder
+        // stands for one word per argument (the union of what runs).
+        if let (Some(arguments), Some(placeholder)) = (&given_arguments, &placeholder)
+            && inner
+                .iter()
+                .skip(1)
+                .any(|x| x.value.contains(placeholder.as_str()))
+        {
+            let mut expanded = vec![inner[0].clone()];
+            for word in inner.iter().skip(1) {
+                if word.value.contains(placeholder.as_str()) {
+                    for argument in arguments {
+                        let mut each = word.clone();
+                        each.value = word.value.replace(placeholder.as_str(), &argument.value);
+                        each.dynamic |= argument.dynamic;
+                        each.glob |= argument.glob;
+                        each.tilde = argument.tilde && word.value.starts_with(placeholder.as_str());
+                        expanded.push(each);
+                    }
+                } else {
+                    expanded.push(word.clone());
+                }
+            }
+            return finish(w, expanded, cwd);
+        }
         let mut replaced = false;
         if let Some(placeholder) = placeholder.filter(|p| !p.is_empty()) {
             for word in inner.iter_mut().skip(1) {
@@ -323,7 +360,9 @@ fn peel_wrapper(w: &'static Wrapper, words: &[Word]) -> Step {
                 }
             }
         }
-        if !replaced {
+        if let Some(arguments) = given_arguments.take().filter(|_| !replaced) {
+            inner.extend(arguments);
+        } else if !replaced {
             let mut more = Word::literal("<stdin>");
             more.dynamic = true;
             more.source = "<operands from stdin>".into();

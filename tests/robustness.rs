@@ -194,16 +194,38 @@ fn random_text_never_panics() {
 /// whenever bash accepts the line; where bash rejects it, it is never FREE.
 #[test]
 fn floor_commands_stay_blocked_in_random_structure() {
-    let floors = ["rm -rf /", "git reset --hard", "rm -r ~", "chmod -R 777 .", "git push --force origin main"];
+    let floors = [
+        "rm -rf /",
+        "git reset --hard",
+        "rm -r ~",
+        "chmod -R 777 .",
+        "git push --force origin main",
+    ];
     let benign = ["ls", "echo hi", "true", "cat f", "git status", "x=1"];
-    let wrappers = ["", "sudo ", "env A=1 ", "timeout 5 ", "nice -n 5 ", "command ", "nohup "];
+    let wrappers = [
+        "",
+        "sudo ",
+        "env A=1 ",
+        "timeout 5 ",
+        "nice -n 5 ",
+        "command ",
+        "nohup ",
+    ];
     let redirects = ["", " 2>/dev/null", " >/dev/null 2>&1", " </dev/null"];
-    let runs: usize = std::env::var("PORTCULLIS_SOUP_RUNS").ok().and_then(|v| v.parse().ok()).unwrap_or(3_000);
+    let runs: usize = std::env::var("PORTCULLIS_SOUP_RUNS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3_000);
     let mut rng = Rng(0x51_7cc1_b727_220a);
     let location = location();
     let mut lines = Vec::new();
     for _ in 0..runs {
-        let inner = format!("{}{}{}", rng.pick(&wrappers), rng.pick(&floors), rng.pick(&redirects));
+        let inner = format!(
+            "{}{}{}",
+            rng.pick(&wrappers),
+            rng.pick(&floors),
+            rng.pick(&redirects)
+        );
         let b = rng.pick(&benign);
         let line = match rng.next() % 14 {
             0 => format!("{b}; {inner}"),
@@ -223,16 +245,45 @@ fn floor_commands_stay_blocked_in_random_structure() {
         };
         lines.push(line);
     }
-    let verdicts: Vec<Verdict> = lines.iter().map(|l| evaluate(l, &location).verdict()).collect();
-    let free: Vec<&String> = lines.iter().zip(&verdicts).filter(|(_, v)| **v == Verdict::Free).map(|(l, _)| l).collect();
-    assert!(free.is_empty(), "floor commands judged FREE: {:?}", &free[..free.len().min(10)]);
-    let not_blocked: Vec<String> =
-        lines.iter().zip(&verdicts).filter(|(_, v)| **v != Verdict::Blocked).map(|(l, _)| l.clone()).collect();
+    let verdicts: Vec<Verdict> = lines
+        .iter()
+        .map(|l| evaluate(l, &location).verdict())
+        .collect();
+    let free: Vec<&String> = lines
+        .iter()
+        .zip(&verdicts)
+        .filter(|(_, v)| **v == Verdict::Free)
+        .map(|(l, _)| l)
+        .collect();
+    assert!(
+        free.is_empty(),
+        "floor commands judged FREE: {:?}",
+        &free[..free.len().min(10)]
+    );
+    let not_blocked: Vec<String> = lines
+        .iter()
+        .zip(&verdicts)
+        .filter(|(_, v)| **v != Verdict::Blocked)
+        .map(|(l, _)| l.clone())
+        .collect();
     let Some(accepted) = bash_accepts(&not_blocked) else {
         eprintln!("SKIPPED: bash could not be run; only the never-FREE half was checked");
         return;
     };
-    let missed: Vec<&String> = not_blocked.iter().zip(&accepted).filter(|(_, ok)| **ok).map(|(l, _)| l).collect();
-    println!("{} lines, {} not BLOCKED (all rejected by bash)", lines.len(), not_blocked.len());
-    assert!(missed.is_empty(), "bash runs these but they are not BLOCKED: {:?}", &missed[..missed.len().min(10)]);
+    let missed: Vec<&String> = not_blocked
+        .iter()
+        .zip(&accepted)
+        .filter(|(_, ok)| **ok)
+        .map(|(l, _)| l)
+        .collect();
+    println!(
+        "{} lines, {} not BLOCKED (all rejected by bash)",
+        lines.len(),
+        not_blocked.len()
+    );
+    assert!(
+        missed.is_empty(),
+        "bash runs these but they are not BLOCKED: {:?}",
+        &missed[..missed.len().min(10)]
+    );
 }
