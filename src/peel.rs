@@ -562,7 +562,7 @@ mod tests {
         assert_eq!(inner("xargs -i rm -f {}"), ["rm", "-f", "{}"]);
         assert_eq!(inner("env -S rm"), ["rm"]);
         assert_eq!(inner("busybox rm -rf x"), ["rm", "-rf", "x"]);
-        assert_eq!(inner("parallel rm ::: a b"), ["rm", "<stdin>"]);
+        assert_eq!(inner("parallel rm ::: a b"), ["rm", "a", "b"]);
         assert_eq!(inner("flock /tmp/l rm x"), ["rm", "x"]);
     }
 

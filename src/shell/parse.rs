@@ -694,6 +694,7 @@ impl Walker<'_> {
                 }
             }
             "heredoc_redirect" => {
+                let mut delimiter = String::new();
                 let mut quoted = false;
                 let mut body_text = String::new();
                 let mut literal_body = true;
@@ -704,6 +705,11 @@ impl Walker<'_> {
                         "heredoc_start" => {
                             let delim = text(part, self.src);
                             quoted = delim.contains(['\'', '"', '\\']);
+                            delimiter = delim.replace(['\'', '"', '\\'], "");
+                            // `<< &`: bash wants a word, not an operator.
+                            if delim.is_empty() || delim.starts_with(['&', '|', ';', '(', ')', '<', '>']) || delim.starts_with("$(") {
+                                self.script.problems.push(Problem::Syntax(format!("`<< {delim}` has no delimiter word")));
+                            }
                         }
                         "heredoc_body" => {
                             body_text = heredoc_text(part, self.src);
@@ -722,7 +728,15 @@ impl Walker<'_> {
                             let mut ignored = Stdin::Inherited;
                             self.collect_redirect(part, depth, redirects, &mut ignored, trailing);
                         }
-                        "heredoc_end" => {}
+                        "heredoc_end" => {
+                            let end = text(part, self.src).trim();
+                            if !delimiter.is_empty() && end != delimiter {
+                                self.script.problems.push(Problem::Syntax(format!(
+                                    "a heredoc opened with `{delimiter}` ends with `{}`",
+                                    limits::clip(end, 30)
+                                )));
+                            }
+                        }
                         _ if part.is_named() => trailing.push(part),
                         _ => {}
                     }
