@@ -167,7 +167,12 @@ fn hook_command(args: &[String]) -> Result<u8, CliError> {
         .take(limits::MAX_STDIN_BYTES as u64 + 1)
         .read_to_end(&mut input)
         .map_err(|e| CliError(format!("cannot read stdin: {e}")))?;
-    let request = hook::parse_request(&input, home()).map_err(|e| CliError(e.to_string()))?;
+    let mut request = hook::parse_request(&input, home()).map_err(|e| CliError(e.to_string()))?;
+    // Claude Code runs hooks in the session's folder: without a `cwd` field
+    // (older hosts), that folder is the best answer.
+    if request.location.cwd.is_none() {
+        request.location.cwd = std::env::current_dir().ok();
+    }
     let command = match request.call {
         ToolCall::Bash { command } => command,
         ToolCall::Other { .. } => return Ok(0),
