@@ -290,3 +290,47 @@ fn cli_errors_are_one_line_and_exit_2() {
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
     }
 }
+
+#[test]
+fn replay_jsonl_reads_strings_and_objects_and_reports_bad_lines() {
+    let input = b"\"ls\"\n{\"session\":\"s\",\"step\":1,\"cmd\":\"git reset --hard\"}\n{\"command\":\"cat <<'EOF' > f.py\\nprint(1)\\nEOF\"}\n{\"truncated\n42\n";
+    let out = run_with_stdin(&["replay", "--format", "jsonl", "--json", "-"], input);
+    assert!(out.status.success());
+    let rows: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object a line"))
+        .collect();
+    let verdicts: Vec<&str> = rows
+        .iter()
+        .map(|r| r["verdict"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(verdicts, ["FREE", "BLOCKED", "SIGNED", "SIGNED", "SIGNED"]);
+    assert_eq!(rows[2]["rule"], "write.redirect");
+    assert_eq!(rows[3]["rule"], "parse.encoding");
+    assert_eq!(rows[4]["rule"], "parse.encoding");
+    let out = run_with_stdin(&["replay", "--format", "zsh", "-"], b"ls\n");
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "an unsupported format is a usage error"
+    );
+}
+
+#[test]
+fn hook_without_cwd_resolves_against_its_own_folder() {
+    let body = br#"{"tool_name":"Bash","tool_input":{"command":"rm -rf .."}}"#;
+    let mut child = bin()
+        .arg("hook")
+        .current_dir("/")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    if let Some(mut input) = child.stdin.take() {
+        let _ = input.write_all(body);
+    }
+    let out = child.wait_with_output().expect("wait");
+    let (d, reason) = decision(&out);
+    assert_eq!(d, "deny", "`rm -rf ..` from / is the root: {reason}");
+    assert!(reason.contains("floor.rm.root"), "{reason}");
+}

@@ -707,8 +707,13 @@ impl Walker<'_> {
                             quoted = delim.contains(['\'', '"', '\\']);
                             delimiter = delim.replace(['\'', '"', '\\'], "");
                             // `<< &`: bash wants a word, not an operator.
-                            if delim.is_empty() || delim.starts_with(['&', '|', ';', '(', ')', '<', '>']) || delim.starts_with("$(") {
-                                self.script.problems.push(Problem::Syntax(format!("`<< {delim}` has no delimiter word")));
+                            if delim.is_empty()
+                                || delim.starts_with(['&', '|', ';', '(', ')', '<', '>'])
+                                || delim.starts_with("$(")
+                            {
+                                self.script.problems.push(Problem::Syntax(format!(
+                                    "`<< {delim}` has no delimiter word"
+                                )));
                             }
                         }
                         "heredoc_body" => {
