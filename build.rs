@@ -85,6 +85,8 @@ struct Wrapper {
     mode: Option<String>,
     alone: String,
     #[serde(default)]
+    unknown: Option<String>,
+    #[serde(default)]
     note: Option<String>,
 }
 
@@ -280,6 +282,10 @@ fn emit_wrappers(path: &Path, out: &mut String) -> BuildResult<()> {
         let context = format!("{}: wrapper {:?}", path.display(), wrapper.names);
         let class = class_variant(&wrapper.class, &context)?;
         let alone = class_variant(&wrapper.alone, &context)?;
+        let unknown = match &wrapper.unknown {
+            Some(class) => format!("Some({})", class_variant(class, &context)?),
+            None => "None".to_string(),
+        };
         let mode = match wrapper.mode.as_deref().unwrap_or("argv") {
             "argv" => "WrapperMode::Argv",
             "join" => "WrapperMode::Join",
@@ -292,7 +298,7 @@ fn emit_wrappers(path: &Path, out: &mut String) -> BuildResult<()> {
                 return Err(format!("{context}: `{name}` appears twice"));
             }
             let row = format!(
-                "Wrapper {{ name: {name:?}, class: {class}, value_opts: {}, cwd_opts: {}, script_opts: {}, split_opts: {}, lookup_opts: {}, stop_words: {}, replace_opts: {}, skip_operands: {}, skip_assignments: {}, numeric_opts: {}, only_script: {}, mode: {mode}, alone: {alone}, note: {:?} }}",
+                "Wrapper {{ name: {name:?}, class: {class}, value_opts: {}, cwd_opts: {}, script_opts: {}, split_opts: {}, lookup_opts: {}, stop_words: {}, replace_opts: {}, skip_operands: {}, skip_assignments: {}, numeric_opts: {}, only_script: {}, mode: {mode}, alone: {alone}, unknown: {unknown}, note: {:?} }}",
                 str_slice(&wrapper.value_opts),
                 str_slice(&wrapper.cwd_opts),
                 str_slice(&wrapper.script_opts),

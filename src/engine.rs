@@ -103,6 +103,9 @@ const SETTING_REMEDIATION: &str = "Run the command without that setting (or with
 
 struct Run<'a> {
     location: &'a Location,
+    /// The runner peeled around the command being judged (`npx`), whose
+    /// class applies when the command is not in the lexicon.
+    runner: Option<&'static crate::rules::Wrapper>,
     findings: Vec<Finding>,
     trace: Option<Vec<String>>,
     functions: Vec<String>,
@@ -118,6 +121,7 @@ impl<'a> Run<'a> {
     fn new(location: &'a Location, traced: bool) -> Run<'a> {
         Run {
             location,
+            runner: None,
             findings: Vec::new(),
             trace: traced.then(Vec::new),
             functions: Vec::new(),
@@ -301,6 +305,7 @@ impl<'a> Run<'a> {
         let part = site.command.text.as_str();
         let mut floor_class = Effect::Inspect;
         let mut floor_wrapper: Option<&'static str> = None;
+        let mut runner: Option<&'static crate::rules::Wrapper> = None;
         let mut local_cwd: Option<PathBuf> = cwd.clone();
         let mut peeled = 0;
         loop {
@@ -347,6 +352,10 @@ impl<'a> Run<'a> {
                         }
                     }
                     self.note(depth, || format!("peel: {wrapper} ({})", class.as_str()));
+                    if let Some(w) = crate::rules::wrapper(wrapper).filter(|w| w.unknown.is_some())
+                    {
+                        runner = Some(w);
+                    }
                     if class.rank() > floor_class.rank() {
                         floor_class = class;
                         floor_wrapper = Some(wrapper);
@@ -411,6 +420,7 @@ impl<'a> Run<'a> {
             }
         }
         self.note(depth, || format!("words: {}", render_words(&words)));
+        self.runner = runner;
         self.verb(
             words,
             site,
@@ -451,6 +461,7 @@ impl<'a> Run<'a> {
         floor_wrapper: Option<&'static str>,
     ) {
         let part = site.command.text.as_str();
+        let runner = self.runner.take();
         let head = &words[0];
         if head.dynamic {
             self.dynamic_verb(head, part, depth);
@@ -582,7 +593,19 @@ impl<'a> Run<'a> {
             words.clone()
         };
         let Some(classified) = lexicon::classify(verb, &verb_words) else {
-            if !is_script {
+            if let Some((w, class)) = runner.and_then(|w| w.unknown.map(|c| (w, c))) {
+                self.find(
+                    class.verdict(),
+                    &format!("wrapper.{}", w.name),
+                    format!(
+                        "{} runs {verb}, which portcullis does not know{}",
+                        w.name,
+                        suffix(w.note)
+                    ),
+                    class.remediation(),
+                    part,
+                );
+            } else if !is_script {
                 self.note(depth, || format!("verb: {verb} is not in the lexicon"));
                 let class = floor_class;
                 if class.verdict() > Verdict::Unknown {

@@ -34,7 +34,7 @@ pub struct Invocation<'a> {
 pub fn check_command(inv: &Invocation) -> Vec<FloorRule> {
     let mut hits = Vec::new();
     match inv.verb {
-        "rm" | "unlink" | "srm" => check_rm(inv, &mut hits),
+        "rm" | "unlink" | "srm" | "rimraf" => check_rm(inv, &mut hits),
         "mv" => check_move_away(inv, &mut hits),
         "find" => check_find(inv, &mut hits),
         "chmod" | "chown" | "chgrp" => check_permissions(inv, &mut hits),
@@ -356,7 +356,10 @@ fn place_rule(place: Place) -> Option<FloorRule> {
 }
 
 fn check_rm(inv: &Invocation, hits: &mut Vec<FloorRule>) {
-    let recursive = has_short(inv.args, 'r')
+    // rimraf (node's `rm -rf`) is always recursive and forced.
+    let always = inv.verb == "rimraf";
+    let recursive = always
+        || has_short(inv.args, 'r')
         || has_short(inv.args, 'R')
         || has_long(inv.args, "--recursive", false);
     let force = has_short(inv.args, 'f') || has_long(inv.args, "--force", false);

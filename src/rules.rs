@@ -212,6 +212,9 @@ pub struct Wrapper {
     pub mode: WrapperMode,
     /// The class when there is no inner command.
     pub alone: Effect,
+    /// The class when the inner command is not in the lexicon (`npx pkg`
+    /// fetches and runs code), instead of UNKNOWN.
+    pub unknown: Option<Effect>,
     /// One line shown in reasons.
     pub note: &'static str,
 }
