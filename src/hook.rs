@@ -113,7 +113,8 @@ pub fn parse_request(input: &[u8], home: Option<PathBuf>) -> Result<Request, Hoo
         .and_then(Value::as_str)
         .unwrap_or("Bash");
     let input = object.get("tool_input").or_else(|| object.get("args"));
-    let is_shell = matches!(tool, "Bash" | "bash" | "shell" | "PowerShell");
+    // PowerShell commands are not bash: they get no output, like other tools.
+    let is_shell = matches!(tool, "Bash" | "bash");
     if !is_shell {
         return Ok(Request {
             call: ToolCall::Other {
