@@ -240,19 +240,31 @@ fn explain_shows_each_stage() {
     }
 }
 
+/// `portcullis replay --format FORMAT --json -` on `input`: one object a line.
+fn replay_rows(format: &str, input: &[u8]) -> Vec<Value> {
+    let out = run_with_stdin(&["replay", "--format", format, "--json", "-"], input);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object a line"))
+        .collect()
+}
+
+fn verdicts_of(rows: &[Value]) -> Vec<&str> {
+    rows.iter()
+        .map(|r| r["verdict"].as_str().unwrap_or(""))
+        .collect()
+}
+
 #[test]
 fn replay_lines_json_keeps_order() {
     let input = b"ls\ngit push\n\nrm -rf /\n\xff\xfe\n";
-    let out = run_with_stdin(&["replay", "--format", "lines", "--json", "-"], input);
-    assert!(out.status.success());
-    let rows: Vec<Value> = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("one JSON object a line"))
-        .collect();
-    let verdicts: Vec<&str> = rows
-        .iter()
-        .map(|r| r["verdict"].as_str().unwrap_or(""))
-        .collect();
+    let rows = replay_rows("lines", input);
+    let verdicts = verdicts_of(&rows);
     assert_eq!(verdicts, ["FREE", "SIGNED", "BLOCKED", "SIGNED"]);
     assert_eq!(rows[2]["command"], "rm -rf /");
     assert_eq!(rows[3]["rule"], "parse.encoding");
@@ -294,16 +306,8 @@ fn cli_errors_are_one_line_and_exit_2() {
 #[test]
 fn replay_jsonl_reads_strings_and_objects_and_reports_bad_lines() {
     let input = b"\"ls\"\n{\"session\":\"s\",\"step\":1,\"cmd\":\"git reset --hard\"}\n{\"command\":\"cat <<'EOF' > f.py\\nprint(1)\\nEOF\"}\n{\"truncated\n42\n";
-    let out = run_with_stdin(&["replay", "--format", "jsonl", "--json", "-"], input);
-    assert!(out.status.success());
-    let rows: Vec<Value> = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("one JSON object a line"))
-        .collect();
-    let verdicts: Vec<&str> = rows
-        .iter()
-        .map(|r| r["verdict"].as_str().unwrap_or(""))
-        .collect();
+    let rows = replay_rows("jsonl", input);
+    let verdicts = verdicts_of(&rows);
     assert_eq!(verdicts, ["FREE", "BLOCKED", "SIGNED", "SIGNED", "SIGNED"]);
     assert_eq!(rows[2]["rule"], "write.redirect");
     assert_eq!(rows[3]["rule"], "parse.encoding");

@@ -65,15 +65,16 @@ fn agent_lines_parse_cleanly() {
     );
 }
 
-/// Verdict counts over commands, with the BLOCKED ones listed.
-fn shares(commands: &[String]) -> ([usize; 4], Vec<String>) {
+/// Shares of FREE and BLOCKED over `commands`, printed under `name`, and
+/// the first BLOCKED ones.
+fn shares(name: &str, commands: &[String]) -> (f64, f64, Vec<String>) {
     let location = location();
     let mut counts = [0usize; 4];
     let mut blocked = Vec::new();
     for command in commands {
         let decision = evaluate(command, &location);
         counts[decision.verdict() as usize] += 1;
-        if decision.verdict() == Verdict::Blocked {
+        if decision.verdict() == Verdict::Blocked && blocked.len() < 20 {
             blocked.push(format!(
                 "{} {}",
                 decision.top.rule,
@@ -81,28 +82,30 @@ fn shares(commands: &[String]) -> ([usize; 4], Vec<String>) {
             ));
         }
     }
-    (counts, blocked)
+    let total = counts.iter().sum::<usize>().max(1) as f64;
+    let free = counts[Verdict::Free as usize] as f64 / total;
+    let blocked_share = counts[Verdict::Blocked as usize] as f64 / total;
+    println!(
+        "{name}: {total} commands, FREE {:.1}%, BLOCKED {:.2}%",
+        free * 100.0,
+        blocked_share * 100.0
+    );
+    (free, blocked_share, blocked)
 }
 
 #[test]
 fn agent_commands_are_mostly_free_and_rarely_blocked() {
     let Some(dir) = corpora() else { return };
     // One command a line, as the agent typed them.
-    let (counts, blocked) = shares(&lines(&dir.join("agent-mini-swe-agent-gemini3-swebv.txt")));
-    let total: usize = counts.iter().sum();
-    let free = counts[Verdict::Free as usize] as f64 / total as f64;
-    let blocked_share = counts[Verdict::Blocked as usize] as f64 / total as f64;
-    println!(
-        "agent lines: {total} commands, FREE {:.1}%, BLOCKED {:.2}%",
-        free * 100.0,
-        blocked_share * 100.0
+    let (free, blocked_share, blocked) = shares(
+        "agent lines",
+        &lines(&dir.join("agent-mini-swe-agent-gemini3-swebv.txt")),
     );
     assert!(free >= 0.60, "only {:.1}% FREE", free * 100.0);
     assert!(
         blocked_share <= 0.005,
-        "{:.2}% BLOCKED: {:?}",
-        blocked_share * 100.0,
-        &blocked[..blocked.len().min(20)]
+        "{:.2}% BLOCKED: {blocked:?}",
+        blocked_share * 100.0
     );
 
     // Whole sessions, multi-line commands included (heredocs that write
@@ -114,20 +117,11 @@ fn agent_commands_are_mostly_free_and_rarely_blocked() {
             .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
             .filter_map(|v| v["cmd"].as_str().map(str::to_string))
             .collect();
-    let (counts, blocked) = shares(&sessions);
-    let total: usize = counts.iter().sum();
-    let free = counts[Verdict::Free as usize] as f64 / total as f64;
-    let blocked_share = counts[Verdict::Blocked as usize] as f64 / total as f64;
-    println!(
-        "agent sessions: {total} commands, FREE {:.1}%, BLOCKED {:.2}%",
-        free * 100.0,
-        blocked_share * 100.0
-    );
+    let (free, blocked_share, blocked) = shares("agent sessions", &sessions);
     assert!(
         blocked_share <= 0.005,
-        "{:.2}% BLOCKED: {:?}",
-        blocked_share * 100.0,
-        &blocked[..blocked.len().min(20)]
+        "{:.2}% BLOCKED: {blocked:?}",
+        blocked_share * 100.0
     );
     assert!(free >= 0.50, "sessions: only {:.1}% FREE", free * 100.0);
 }
