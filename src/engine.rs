@@ -468,6 +468,16 @@ impl<'a> Run<'a> {
             return;
         }
         let written = head.value.as_str();
+        // `time [[`: a conditional that never closes, which bash rejects.
+        if written == "[[" && words.last().is_none_or(|w| w.value != "]]") && head.source == "[[" {
+            self.find(
+                Verdict::Signed,
+                "parse.error",
+                "the command does not parse as shell: `[[` without `]]`".into(),
+                "Rewrite the command in plain shell (one command per line, quotes closed) so it can be checked.",
+                part,
+            );
+        }
         if self.functions.iter().any(|f| f == written) {
             self.note(depth, || {
                 format!("verb: {written} is a function defined in this command")

@@ -341,6 +341,11 @@ impl Walker<'_> {
                 }
                 self.walk_children(node, depth, stdin);
             }
+            ";;" | ";&" | ";;&" if !inside(node, "case_item") => {
+                self.script
+                    .problems
+                    .push(Problem::Syntax("`;;` outside a case".into()));
+            }
             "heredoc_body" | "comment" => {}
             "ERROR" => {
                 // Still collect whatever commands tree-sitter recovered inside,
@@ -430,6 +435,18 @@ impl Walker<'_> {
             .child_by_field_name("name")
             .map(|n| text(n, self.src).to_string());
         let value = node.child_by_field_name("value");
+        // `arr=( a [[ b )`: bash rejects `[[` inside an array.
+        if let Some(array) = value.filter(|v| v.kind() == "array") {
+            let mut cursor = array.walk();
+            if array
+                .children(&mut cursor)
+                .any(|c| text(c, self.src) == "[[")
+            {
+                self.script
+                    .problems
+                    .push(Problem::Syntax("`[[` inside an array".into()));
+            }
+        }
         if let Some(value) = value {
             // Commands inside the value (`x=$(rm -rf /)`) still run.
             self.walk_words_for_substitutions(value, depth + 1);
@@ -469,6 +486,7 @@ impl Walker<'_> {
         let mut cursor = node.walk();
         let children: Vec<Node> = node.children(&mut cursor).collect();
         let verb = match node.kind() {
+            // `[ … ]` and `[[ … ]]` both: a test, closed (see engine's `[[` check).
             "test_command" => "[[".to_string(),
             _ => children
                 .first()
@@ -500,6 +518,9 @@ impl Walker<'_> {
             } else if child.is_named() && node.kind() != "test_command" {
                 words.push(word::decode(*child, self.src, &self.vars));
             }
+        }
+        if node.kind() == "test_command" {
+            words.push(Word::literal("]]"));
         }
         self.push(SimpleCommand {
             assignments: Vec::new(),
@@ -689,6 +710,20 @@ impl Walker<'_> {
             }
             "herestring_redirect" => {
                 if let Some(value) = last_named(child) {
+                    let gap = self
+                        .src
+                        .get(child.start_byte()..value.start_byte())
+                        .unwrap_or(&[]);
+                    let descriptor = value.kind() == "number"
+                        && self
+                            .src
+                            .get(value.end_byte())
+                            .is_some_and(|b| *b == b'>' || *b == b'<');
+                    if descriptor || gap.contains(&b'\n') {
+                        self.script
+                            .problems
+                            .push(Problem::Syntax("a here-string without a word".into()));
+                    }
                     self.walk_words_for_substitutions(value, depth + 1);
                     *stdin = Stdin::HereString(word::decode(value, self.src, &self.vars));
                 }
@@ -814,6 +849,16 @@ impl Walker<'_> {
                     words.append(&mut self.stray_words);
                 }
                 "comment" => {}
+                // `time (…)`: bash times a compound command; what it runs
+                // is judged as commands, not as a word.
+                "subshell" | "compound_statement"
+                    if !words.is_empty()
+                        && words
+                            .iter()
+                            .all(|w| matches!(w.source.as_str(), "time" | "-p")) =>
+                {
+                    self.walk(child, depth + 1, &own_stdin);
+                }
                 _ if child.is_named() => {
                     self.walk_words_for_substitutions(child, depth + 1);
                     words.push(word::decode(child, self.src, &self.vars));
@@ -831,6 +876,56 @@ impl Walker<'_> {
             self.script
                 .problems
                 .push(Problem::Syntax(format!("unexpected `{}`", first.source)));
+        }
+        // tree-sitter-bash has no `coproc`: it reads a command named so.
+        // `coproc cmd args` parses fine; `coproc` alone, or followed by a
+        // name and a compound command (`coproc NAME { …; }`), does not.
+        let after_prefixes = words
+            .iter()
+            .skip_while(|w| matches!(w.source.as_str(), "time" | "-p" | "!"))
+            .collect::<Vec<_>>();
+        let coproc_misread = after_prefixes.first().is_some_and(|w| w.source == "coproc")
+            && (after_prefixes.len() == 1
+                || after_prefixes.iter().skip(1).any(|w| {
+                    RESERVED_WORDS.contains(&w.source.as_str())
+                        || matches!(
+                            w.source.as_str(),
+                            "{" | "if"
+                                | "for"
+                                | "while"
+                                | "until"
+                                | "case"
+                                | "select"
+                                | "[["
+                                | "(("
+                                | "coproc"
+                                | "function"
+                                | "time"
+                                | "!"
+                        )
+                }));
+        if coproc_misread {
+            self.script
+                .problems
+                .push(Problem::Unsupported("`coproc` is not parsed".into()));
+        }
+        // `time` with nothing to time before an operator (`time &`,
+        // `time | x`): bash rejects it.
+        let only_time = !words.is_empty()
+            && words
+                .iter()
+                .all(|w| matches!(w.source.as_str(), "time" | "-p"));
+        let operator_follows = [
+            node.next_sibling(),
+            node.parent().and_then(|p| p.next_sibling()),
+        ]
+        .into_iter()
+        .flatten()
+        .any(|n| matches!(n.kind(), "&" | "|" | "|&" | "&&" | "||"));
+        if only_time && operator_follows {
+            self.script
+                .problems
+                .push(Problem::Syntax("`time` with nothing to time".into()));
         }
         if merged_line {
             self.script
@@ -861,6 +956,18 @@ impl Walker<'_> {
             self.walk(rest, depth + 1, &Stdin::Pipe(fed.clone()));
         }
     }
+}
+
+/// Whether `node` has an ancestor of kind `kind`.
+fn inside(node: Node, kind: &str) -> bool {
+    let mut current = node.parent();
+    while let Some(parent) = current {
+        if parent.kind() == kind {
+            return true;
+        }
+        current = parent.parent();
+    }
+    false
 }
 
 /// Words bash reserves: never a command name when unquoted.
