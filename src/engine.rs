@@ -556,6 +556,27 @@ impl<'a> Run<'a> {
         if verb == "git" {
             self.git_settings(args, part, depth, local_cwd.clone());
         }
+        // `alias x='rm -rf /'`: the alias runs its value wherever it is used,
+        // so the value is judged now and the name is known from here on.
+        if verb == "alias" {
+            for word in args.iter().filter(|w| w.value.contains('=')) {
+                if let Some((name, value)) = word.value.split_once('=') {
+                    self.note(depth, || format!("alias {name}: {value}"));
+                    if word.dynamic {
+                        self.find(
+                            Verdict::Signed,
+                            "parse.dynamic-script",
+                            format!("the alias {name} runs text only known when the command runs"),
+                            "Write the alias out literally so it can be checked.",
+                            part,
+                        );
+                    } else {
+                        self.script(value, depth + 1, local_cwd.clone());
+                    }
+                    self.functions.push(name.to_string());
+                }
+            }
+        }
         let local_cwd = if verb == "git" {
             peel::git_cwd(args, location, local_cwd)
         } else {
@@ -870,7 +891,8 @@ impl<'a> Run<'a> {
     /// A shell or interpreter reading its program from stdin.
     fn program_from_stdin(&mut self, who: &str, site: &Site, depth: usize, cwd: Option<PathBuf>) {
         let part = site.command.text.as_str();
-        let is_shell = crate::rules::is_shell(who);
+        // `source /dev/stdin` and `. /dev/stdin` run shell text too.
+        let is_shell = crate::rules::is_shell(who) || matches!(who, "source" | ".");
         match feeds::stdin_producer(site.script, site.command) {
             feeds::Producer::Literal(text) if is_shell => {
                 self.note(depth, || format!("{who} reads a literal script from stdin"));

@@ -107,6 +107,10 @@ pub fn stdin_producer(script: &Script, command: &SimpleCommand) -> Producer {
                             body,
                             literal: true,
                         } => literal.push_str(body),
+                        Stdin::HereString(word) if !word.dynamic => {
+                            literal.push_str(&word.value);
+                            literal.push('\n');
+                        }
                         _ => verdict = verdict.or(Some(Producer::Opaque("cat".into()))),
                     },
                     "cat" => verdict = verdict.or(Some(Producer::File)),
