@@ -861,6 +861,12 @@ impl<'a> Run<'a> {
             return;
         }
         match feeds::substitution_producer(script) {
+            feeds::Producer::Literal(text) => {
+                self.note(depth, || {
+                    format!("script ({wrapper}) printed by a literal echo/printf: {text}")
+                });
+                self.script(&text, depth + 1, cwd);
+            }
             feeds::Producer::Network(what) => {
                 self.note(depth, || format!("script from the network: {what}"));
                 self.floor(FloorRule::PipeNetworkShell, part, depth);

@@ -94,13 +94,16 @@ pub fn stdin_producer(script: &Script, command: &SimpleCommand) -> Producer {
                 }
                 match verb.as_str() {
                     "echo" | "printf" if words.iter().all(|w| !w.dynamic) => {
-                        let text: Vec<&str> = words[1..]
-                            .iter()
-                            .map(|w| w.value.as_str())
-                            .skip_while(|w| verb == "echo" && w.starts_with('-'))
-                            .collect();
-                        literal.push_str(&text.join(" "));
-                        literal.push('\n');
+                        let args: Vec<&str> = words[1..].iter().map(|w| w.value.as_str()).collect();
+                        let output = if verb == "echo" {
+                            echo_output(&args)
+                        } else {
+                            printf_output(&args)
+                        };
+                        match output {
+                            Some(text) => literal.push_str(&text),
+                            None => verdict = verdict.or(Some(Producer::Opaque(verb.clone()))),
+                        }
                     }
                     "cat" if words.len() == 1 => match &command.stdin {
                         Stdin::Heredoc {
@@ -140,5 +143,136 @@ pub fn substitution_producer(word: &Word) -> Producer {
             found = Producer::Opaque(verb);
         }
     }
+    // The whole word is one `$(echo …)` or `$(printf …)` of literal text:
+    // that text is what runs.
+    let whole = word.source.trim_matches('"');
+    let body = whole
+        .strip_prefix("$(")
+        .and_then(|w| w.strip_suffix(')'))
+        .or_else(|| whole.strip_prefix('`').and_then(|w| w.strip_suffix('`')));
+    let single = body
+        .map(shell::parse)
+        .filter(|s| s.commands.len() == 1 && s.problems.is_empty());
+    if let (Producer::Dynamic, Some(single)) = (&found, single) {
+        let (verb, words) = producer_verb(&single.commands[0].words);
+        if words.iter().all(|w| !w.dynamic) {
+            let args: Vec<&str> = words.iter().skip(1).map(|w| w.value.as_str()).collect();
+            let output = match verb.as_str() {
+                "echo" => echo_output(&args),
+                "printf" => printf_output(&args),
+                _ => None,
+            };
+            if let Some(text) = output {
+                return Producer::Literal(text.trim_end_matches('\n').to_string());
+            }
+        }
+    }
     found
+}
+
+/// What `echo ARGS` prints: `-n`, `-e` and `-E` as bash's builtin reads
+/// them; with `-e` the escapes are decoded.
+pub fn echo_output(args: &[&str]) -> Option<String> {
+    let mut escapes = false;
+    let mut newline = true;
+    let mut rest = args;
+    while let Some(first) = rest.first() {
+        let flags = first
+            .strip_prefix('-')
+            .filter(|f| !f.is_empty() && f.chars().all(|c| matches!(c, 'n' | 'e' | 'E')));
+        let Some(flags) = flags else { break };
+        for c in flags.chars() {
+            match c {
+                'n' => newline = false,
+                'e' => escapes = true,
+                _ => escapes = false,
+            }
+        }
+        rest = &rest[1..];
+    }
+    let joined = rest.join(" ");
+    let mut text = if escapes {
+        crate::shell::word::decode_ansi_c(&joined)
+    } else {
+        joined
+    };
+    if newline {
+        text.push('\n');
+    }
+    Some(text)
+}
+
+/// What `printf FORMAT ARGS` prints, for the conversions a script could
+/// hide behind (`%s`, `%b`, `%c`, `%%`, escapes); `None` for anything else,
+/// which the caller treats as text nobody can read first.
+pub fn printf_output(args: &[&str]) -> Option<String> {
+    let (format, mut rest) = args.split_first()?;
+    if *format == "--" {
+        return printf_output(rest);
+    }
+    let format = crate::shell::word::decode_ansi_c(format);
+    let mut out = String::new();
+    loop {
+        let mut chars = format.chars();
+        let mut consumed = false;
+        while let Some(c) = chars.next() {
+            if c != '%' {
+                out.push(c);
+                continue;
+            }
+            match chars.next() {
+                Some('%') => out.push('%'),
+                Some(kind @ ('s' | 'b' | 'c')) => {
+                    let arg = rest.first().copied().unwrap_or("");
+                    rest = rest.get(1..).unwrap_or(&[]);
+                    consumed = true;
+                    match kind {
+                        's' => out.push_str(arg),
+                        'b' => out.push_str(&crate::shell::word::decode_ansi_c(arg)),
+                        _ => out.extend(arg.chars().next()),
+                    }
+                }
+                _ => return None,
+            }
+        }
+        // printf reuses its format while arguments remain.
+        if rest.is_empty() || !consumed {
+            return Some(out);
+        }
+        if out.len() > crate::limits::MAX_SCRIPT_BYTES {
+            return None;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn echo_and_printf_outputs() {
+        assert_eq!(echo_output(&["ls", "-la"]).as_deref(), Some("ls -la\n"));
+        assert_eq!(
+            echo_output(&["-e", "rm\\x20-rf /"]).as_deref(),
+            Some("rm -rf /\n")
+        );
+        assert_eq!(echo_output(&["-n", "x"]).as_deref(), Some("x"));
+        assert_eq!(
+            printf_output(&["%s", "rm -rf /"]).as_deref(),
+            Some("rm -rf /")
+        );
+        assert_eq!(
+            printf_output(&["rm -rf /\\n"]).as_deref(),
+            Some("rm -rf /\n")
+        );
+        assert_eq!(
+            printf_output(&["%b", "rm\\x20-rf /"]).as_deref(),
+            Some("rm -rf /")
+        );
+        assert_eq!(
+            printf_output(&["%s\\n", "a", "b"]).as_deref(),
+            Some("a\nb\n")
+        );
+        assert_eq!(printf_output(&["%d", "5"]), None);
+    }
 }
