@@ -861,7 +861,31 @@ impl Walker<'_> {
                 }
                 _ if child.is_named() => {
                     self.walk_words_for_substitutions(child, depth + 1);
-                    words.push(word::decode(child, self.src, &self.vars));
+                    let decoded = word::decode(child, self.src, &self.vars);
+                    // An unquoted `$x` whose value is known is split into
+                    // words as bash does (`x="rm -rf"; $x /`).
+                    let unquoted_expansion =
+                        matches!(child.kind(), "simple_expansion" | "expansion")
+                            || (child.kind() == "command_name"
+                                && child.named_child(0).is_some_and(|c| {
+                                    matches!(c.kind(), "simple_expansion" | "expansion")
+                                }));
+                    if unquoted_expansion
+                        && decoded.is_static()
+                        && decoded.value.contains([' ', '\t', '\n'])
+                    {
+                        for part in decoded
+                            .value
+                            .split([' ', '\t', '\n'])
+                            .filter(|p| !p.is_empty())
+                        {
+                            let mut piece = decoded.clone();
+                            piece.value = part.to_string();
+                            words.push(piece);
+                        }
+                    } else {
+                        words.push(decoded);
+                    }
                 }
                 _ => {}
             }
