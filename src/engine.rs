@@ -531,52 +531,7 @@ impl<'a> Run<'a> {
         }
         let args = &words[1..];
         self.secret_reads(verb, args, part, depth);
-        if verb == "unset" {
-            for name in args.iter().filter(|w| !w.value.starts_with('-')) {
-                if matches!(
-                    name.value.as_str(),
-                    "HISTFILE" | "HISTSIZE" | "HISTFILESIZE" | "SAVEHIST"
-                ) {
-                    self.setting(&name.value, &Word::literal(""), part, depth);
-                }
-            }
-        }
-        if matches!(
-            verb,
-            "export" | "declare" | "typeset" | "local" | "readonly"
-        ) {
-            for word in args.iter().filter(|w| peel::is_assignment(&w.value)) {
-                if let Some((name, value)) = word.value.split_once('=') {
-                    let mut value_word = word.clone();
-                    value_word.value = value.to_string();
-                    self.setting(name, &value_word, part, depth);
-                }
-            }
-        }
-        if verb == "git" {
-            self.git_settings(args, part, depth, local_cwd.clone());
-        }
-        // `alias x='rm -rf /'`: the alias runs its value wherever it is used,
-        // so the value is judged now and the name is known from here on.
-        if verb == "alias" {
-            for word in args.iter().filter(|w| w.value.contains('=')) {
-                if let Some((name, value)) = word.value.split_once('=') {
-                    self.note(depth, || format!("alias {name}: {value}"));
-                    if word.dynamic {
-                        self.find(
-                            Verdict::Signed,
-                            "parse.dynamic-script",
-                            format!("the alias {name} runs text only known when the command runs"),
-                            "Write the alias out literally so it can be checked.",
-                            part,
-                        );
-                    } else {
-                        self.script(value, depth + 1, local_cwd.clone());
-                    }
-                    self.functions.push(name.to_string());
-                }
-            }
-        }
+        self.definitions(verb, args, part, depth, local_cwd.clone());
         let local_cwd = if verb == "git" {
             peel::git_cwd(args, location, local_cwd)
         } else {
@@ -709,6 +664,65 @@ impl<'a> Run<'a> {
             };
             if let Some(word) = word {
                 self.write_target(&word, targets_cwd.clone(), part, depth);
+            }
+        }
+    }
+
+    /// What a command sets for the commands after it: environment settings
+    /// (`export PAGER=…`, `unset HISTFILE`), `git -c` settings, and aliases,
+    /// whose values are judged as the scripts they are.
+    fn definitions(
+        &mut self,
+        verb: &str,
+        args: &[Word],
+        part: &str,
+        depth: usize,
+        local_cwd: Option<PathBuf>,
+    ) {
+        if verb == "unset" {
+            for name in args.iter().filter(|w| !w.value.starts_with('-')) {
+                if matches!(
+                    name.value.as_str(),
+                    "HISTFILE" | "HISTSIZE" | "HISTFILESIZE" | "SAVEHIST"
+                ) {
+                    self.setting(&name.value, &Word::literal(""), part, depth);
+                }
+            }
+        }
+        if matches!(
+            verb,
+            "export" | "declare" | "typeset" | "local" | "readonly"
+        ) {
+            for word in args.iter().filter(|w| peel::is_assignment(&w.value)) {
+                if let Some((name, value)) = word.value.split_once('=') {
+                    let mut value_word = word.clone();
+                    value_word.value = value.to_string();
+                    self.setting(name, &value_word, part, depth);
+                }
+            }
+        }
+        if verb == "git" {
+            self.git_settings(args, part, depth, local_cwd.clone());
+        }
+        // `alias x='rm -rf /'`: the alias runs its value wherever it is used,
+        // so the value is judged now and the name is known from here on.
+        if verb == "alias" {
+            for word in args.iter().filter(|w| w.value.contains('=')) {
+                if let Some((name, value)) = word.value.split_once('=') {
+                    self.note(depth, || format!("alias {name}: {value}"));
+                    if word.dynamic {
+                        self.find(
+                            Verdict::Signed,
+                            "parse.dynamic-script",
+                            format!("the alias {name} runs text only known when the command runs"),
+                            "Write the alias out literally so it can be checked.",
+                            part,
+                        );
+                    } else {
+                        self.script(value, depth + 1, local_cwd.clone());
+                    }
+                    self.functions.push(name.to_string());
+                }
             }
         }
     }
