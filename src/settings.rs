@@ -134,6 +134,8 @@ fn safe_search_entry(name: &str, entry: &str) -> bool {
     let relative_inside =
         !entry.starts_with('/') && !entry.starts_with('$') && !entry.split('/').any(|p| p == "..");
     let home = entry.starts_with('~') || entry.starts_with("$HOME") || entry.starts_with("${HOME}");
+    // The working folder: the project.
+    let here = matches!(entry, "$(pwd)" | "`pwd`" | "$PWD" | "${PWD}" | "\"$(pwd)\"");
     let system = [
         "/usr/",
         "/bin",
@@ -144,7 +146,7 @@ fn safe_search_entry(name: &str, entry: &str) -> bool {
     ]
     .iter()
     .any(|p| entry == p.trim_end_matches('/') || entry.starts_with(p));
-    entry.is_empty() || self_reference || relative_inside || home || system
+    entry.is_empty() || self_reference || relative_inside || home || here || system
 }
 
 #[cfg(test)]
@@ -160,6 +162,7 @@ mod tests {
         assert!(environment("PYTHONPATH", ".").is_none());
         assert!(environment("PYTHONPATH", "src:tests").is_none());
         assert!(environment("PYTHONPATH", "/tmp").is_some());
+        assert!(environment("PYTHONPATH", "$PYTHONPATH:$(pwd)").is_none());
         assert!(environment("PATH", "$HOME/.cargo/bin:$PATH").is_none());
         assert!(environment("PATH", "/tmp/evil:$PATH").is_some());
         assert!(environment("RUST_LOG", "debug").is_none());
