@@ -196,7 +196,13 @@ impl Decision {
     pub fn from_findings(findings: Vec<Finding>, whole: &str) -> Decision {
         let mut top: Option<&Finding> = None;
         for finding in &findings {
-            if top.is_none_or(|t| finding.verdict > t.verdict) {
+            // The strictest wins; among equals the first, except that a
+            // `cd` gives way to the command it leads to (`cd x && cargo test`).
+            let better = top.is_none_or(|t| {
+                finding.verdict > t.verdict
+                    || finding.verdict == t.verdict && t.rule == "lexicon.cd" && finding.rule != "lexicon.cd"
+            });
+            if better {
                 top = Some(finding);
             }
         }
