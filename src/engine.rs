@@ -15,6 +15,7 @@ use crate::peel::{self, Step};
 use crate::rules::FloorRule;
 use crate::shell::{self, Problem, Script, SimpleCommand, Stdin, Word};
 use crate::verdict::{Decision, Effect, Finding, Verdict};
+use std::collections::HashMap;
 use std::path::PathBuf;
 
 /// The rule families besides the floor and the lexicon, for `portcullis rules`.
@@ -219,13 +220,27 @@ impl<'a> Run<'a> {
             self.note(depth, || format!("substitution inside ${{…}}: {nested}"));
             self.script(nested, depth + 1, cwd.clone());
         }
-        let mut cwd = cwd;
+        // Where each subshell stands after its `cd`s: a command sees the
+        // folder of its innermost subshell that has moved, else the script's.
+        let mut moved: HashMap<u32, Option<PathBuf>> = HashMap::new();
         for command in &script.commands {
             let site = Site {
                 script: &script,
                 command,
             };
-            self.command(&site, depth, &mut cwd);
+            let innermost = command.scopes.last().copied().unwrap_or(0);
+            let mut here = command
+                .scopes
+                .iter()
+                .rev()
+                .chain(std::iter::once(&0))
+                .find_map(|scope| moved.get(scope).cloned())
+                .unwrap_or_else(|| cwd.clone());
+            let before = here.clone();
+            self.command(&site, depth, &mut here);
+            if here != before {
+                moved.insert(innermost, here);
+            }
         }
     }
 

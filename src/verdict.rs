@@ -200,7 +200,9 @@ impl Decision {
             // `cd` gives way to the command it leads to (`cd x && cargo test`).
             let better = top.is_none_or(|t| {
                 finding.verdict > t.verdict
-                    || finding.verdict == t.verdict && t.rule == "lexicon.cd" && finding.rule != "lexicon.cd"
+                    || finding.verdict == t.verdict
+                        && t.rule == "lexicon.cd"
+                        && finding.rule != "lexicon.cd"
             });
             if better {
                 top = Some(finding);

@@ -59,6 +59,9 @@ pub struct SimpleCommand {
     pub text: String,
     /// Byte range in the parsed text.
     pub span: Range<usize>,
+    /// The subshells it runs in, outermost first (`( … )`, `$( … )`, a
+    /// pipeline stage): a `cd` there does not outlive them.
+    pub scopes: Vec<u32>,
 }
 
 /// Something that makes the parse untrustworthy.
@@ -181,6 +184,10 @@ struct Walker<'s> {
     src: &'s [u8],
     script: Script,
     vars: Vars,
+    /// The subshells being walked, outermost first.
+    scope_stack: Vec<u32>,
+    /// The next subshell id (0 is the script itself).
+    next_scope: u32,
     /// Words tree-sitter hung on a redirection as extra targets
     /// (`git > /dev/null reset --hard`): for bash they are arguments of
     /// the command, and they go back to it.
@@ -194,6 +201,8 @@ fn walk_tree(tree: &Tree, source: &str) -> Script {
         script: Script::default(),
         vars: Vars::new(),
         stray_words: Vec::new(),
+        scope_stack: Vec::new(),
+        next_scope: 1,
     };
     if root.has_error() {
         walker
@@ -339,7 +348,11 @@ impl Walker<'_> {
                         limits::clip(text(node, self.src), 40)
                     )));
                 }
-                self.walk_children(node, depth, stdin);
+                if node.kind() == "subshell" {
+                    self.in_subshell(|w| w.walk_children(node, depth, stdin));
+                } else {
+                    self.walk_children(node, depth, stdin);
+                }
             }
             ";;" | ";&" | ";;&" if !inside(node, "case_item") => {
                 self.script
@@ -387,7 +400,8 @@ impl Walker<'_> {
         }
     }
 
-    fn push(&mut self, command: SimpleCommand) {
+    fn push(&mut self, mut command: SimpleCommand) {
+        command.scopes = self.scope_stack.clone();
         if self.script.commands.len() >= limits::MAX_COMMANDS {
             if !self.script.problems.contains(&Problem::TooMany) {
                 self.script.problems.push(Problem::TooMany);
@@ -395,6 +409,14 @@ impl Walker<'_> {
             return;
         }
         self.script.commands.push(command);
+    }
+
+    /// Walks `f` inside a new subshell scope.
+    fn in_subshell(&mut self, f: impl FnOnce(&mut Self)) {
+        self.scope_stack.push(self.next_scope);
+        self.next_scope += 1;
+        f(self);
+        self.scope_stack.pop();
     }
 
     fn walk_pipeline(&mut self, node: Node, depth: usize, stdin: &Stdin) {
@@ -410,7 +432,8 @@ impl Walker<'_> {
                 Some(range) if i > 0 => Stdin::Pipe(range.clone()),
                 _ => stdin.clone(),
             };
-            self.walk(stage, depth + 1, &stage_stdin);
+            // Every stage of a pipeline runs in a subshell of its own.
+            self.in_subshell(|w| w.walk(stage, depth + 1, &stage_stdin));
             previous = Some(start..self.script.commands.len());
         }
     }
@@ -464,6 +487,7 @@ impl Walker<'_> {
                 stdin: Stdin::Inherited,
                 text: text(node, self.src).to_string(),
                 span: node.byte_range(),
+                scopes: Vec::new(),
             });
             match value.map(|v| word::decode(v, self.src, &self.vars)) {
                 Some(w) if w.is_static() => {
@@ -529,6 +553,7 @@ impl Walker<'_> {
             stdin: stdin.clone(),
             text: text(node, self.src).to_string(),
             span: node.byte_range(),
+            scopes: Vec::new(),
         });
     }
 
@@ -542,7 +567,7 @@ impl Walker<'_> {
         }
         match node.kind() {
             "command_substitution" | "process_substitution" => {
-                self.walk_children(node, depth, &Stdin::Inherited)
+                self.in_subshell(|w| w.walk_children(node, depth, &Stdin::Inherited))
             }
             // A statement where bash expects a word (`ls ( rm x )`): bash
             // rejects the line; its commands are judged all the same.
@@ -624,6 +649,7 @@ impl Walker<'_> {
                         stdin: Stdin::Inherited,
                         text: text(node, self.src).to_string(),
                         span: node.byte_range(),
+                        scopes: Vec::new(),
                     });
                 }
             }
@@ -636,6 +662,7 @@ impl Walker<'_> {
                     stdin: own_stdin,
                     text: text(node, self.src).to_string(),
                     span: node.byte_range(),
+                    scopes: Vec::new(),
                 });
             }
         }
@@ -974,6 +1001,7 @@ impl Walker<'_> {
             stdin: own_stdin,
             text: text_of.to_string(),
             span: node.byte_range(),
+            scopes: Vec::new(),
         });
         let fed = start..self.script.commands.len();
         for rest in trailing {
