@@ -186,6 +186,9 @@ struct Walker<'s> {
     vars: Vars,
     /// The subshells being walked, outermost first.
     scope_stack: Vec<u32>,
+    /// How many branches, loops or `&&`/`||` right-hand sides enclose the
+    /// walk: assignments there may not happen.
+    conditional: u32,
     /// The next subshell id (0 is the script itself).
     next_scope: u32,
     /// Words tree-sitter hung on a redirection as extra targets
@@ -203,6 +206,7 @@ fn walk_tree(tree: &Tree, source: &str) -> Script {
         stray_words: Vec::new(),
         scope_stack: Vec::new(),
         next_scope: 1,
+        conditional: 0,
     };
     if root.has_error() {
         walker
@@ -329,7 +333,7 @@ impl Walker<'_> {
             "function_definition" => self.walk_function(node, depth),
             "case_statement" => {
                 self.guard_case_end(node);
-                self.walk_children(node, depth, stdin);
+                self.conditionally(|w| w.walk_children(node, depth, stdin));
             }
             // Shapes bash rejects that tree-sitter accepts: an empty group
             // (`{ }`, `f() {}`), and `!` inside a pipeline (`a | ! b`).
@@ -365,6 +369,14 @@ impl Walker<'_> {
                 // so a floor command next to a syntax error is not missed.
                 self.walk_children(node, depth, stdin);
             }
+            "if_statement"
+            | "elif_clause"
+            | "else_clause"
+            | "while_statement"
+            | "for_statement"
+            | "c_style_for_statement"
+            | "case_item" => self.conditionally(|w| w.walk_children(node, depth, stdin)),
+            "list" => self.walk_list(node, depth, stdin),
             _ => self.walk_children(node, depth, stdin),
         }
     }
@@ -411,11 +423,57 @@ impl Walker<'_> {
         self.script.commands.push(command);
     }
 
+    /// `a && b || c`: what follows an `&&` or `||` may not run.
+    fn walk_list(&mut self, node: Node, depth: usize, stdin: &Stdin) {
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.children(&mut cursor).collect();
+        let mut after_operator = false;
+        for child in children {
+            if matches!(child.kind(), "&&" | "||") {
+                after_operator = true;
+            }
+            if after_operator {
+                self.conditionally(|w| w.walk(child, depth + 1, stdin));
+            } else {
+                self.walk(child, depth + 1, stdin);
+            }
+        }
+    }
+
     /// Walks `f` inside a new subshell scope.
+    /// Records `name=value`. A value only known at run time, or one set
+    /// where it may not run (a branch, a loop, the right of `&&`/`||`),
+    /// leaves the variable unknown: `x=/; if false; then x=b; fi; rm -rf $x`
+    /// must not be read as `rm -rf b`.
+    /// When the variable had no known value, the assigned one is kept even
+    /// there (`cd x && p=/; rm -rf $p`): the other case leaves it empty.
+    fn assign(&mut self, name: String, value: Word) {
+        let conflicting = self.conditional > 0
+            && self
+                .vars
+                .get(&name)
+                .is_some_and(|old| old.value != value.value);
+        if value.is_static() && !conflicting {
+            self.vars.insert(name, value);
+        } else {
+            self.vars.remove(&name);
+        }
+    }
+
+    /// Walks `f` where what it runs may not run.
+    fn conditionally(&mut self, f: impl FnOnce(&mut Self)) {
+        self.conditional += 1;
+        f(self);
+        self.conditional -= 1;
+    }
+
+    /// Variables assigned inside do not outlive it either.
     fn in_subshell(&mut self, f: impl FnOnce(&mut Self)) {
         self.scope_stack.push(self.next_scope);
         self.next_scope += 1;
+        let outer_vars = self.vars.clone();
         f(self);
+        self.vars = outer_vars;
         self.scope_stack.pop();
     }
 
@@ -489,17 +547,10 @@ impl Walker<'_> {
                 span: node.byte_range(),
                 scopes: Vec::new(),
             });
-            match value.map(|v| word::decode(v, self.src, &self.vars)) {
-                Some(w) if w.is_static() => {
-                    self.vars.insert(name, w);
-                }
-                Some(_) => {
-                    self.vars.remove(&name);
-                }
-                None => {
-                    self.vars.insert(name, Word::default());
-                }
-            }
+            let known = value
+                .map(|v| word::decode(v, self.src, &self.vars))
+                .unwrap_or_default();
+            self.assign(name, known);
         }
     }
 
@@ -986,11 +1037,7 @@ impl Walker<'_> {
         if words.is_empty() {
             // Assignments alone (`A=1 B=2`) behave like `x=…` statements.
             for (name, value) in &assignments {
-                if value.is_static() {
-                    self.vars.insert(name.clone(), value.clone());
-                } else {
-                    self.vars.remove(name);
-                }
+                self.assign(name.clone(), value.clone());
             }
         }
         let start = self.script.commands.len();
