@@ -68,6 +68,28 @@ fn bash_accepts(scripts: &[String]) -> Option<Vec<bool>> {
     )
 }
 
+/// Asserts that bash parses every one of `free` (commands judged FREE).
+/// Without bash the check cannot be made, and says so.
+fn assert_bash_accepts_all(free: &[String], what: &str) {
+    let Some(accepted) = bash_accepts(free) else {
+        eprintln!("SKIPPED: bash could not be run; {what} not checked with bash -n");
+        return;
+    };
+    assert_eq!(accepted.len(), free.len(), "bash answered for every script");
+    let rejected: Vec<&String> = free
+        .iter()
+        .zip(&accepted)
+        .filter(|(_, ok)| !**ok)
+        .map(|(c, _)| c)
+        .collect();
+    println!("{} {what} checked with bash -n", free.len());
+    assert!(
+        rejected.is_empty(),
+        "FREE although bash -n rejects them: {:?}",
+        &rejected[..rejected.len().min(20)]
+    );
+}
+
 #[test]
 fn truncated_commands_that_bash_rejects_are_never_free() {
     let location = location();
@@ -89,23 +111,7 @@ fn truncated_commands_that_bash_rejects_are_never_free() {
         .into_iter()
         .filter(|c| evaluate(c, &location).verdict() == Verdict::Free)
         .collect();
-    let Some(accepted) = bash_accepts(&free) else {
-        eprintln!("SKIPPED: bash could not be run; truncation check not made");
-        return;
-    };
-    assert_eq!(accepted.len(), free.len(), "bash answered for every script");
-    let rejected_but_free: Vec<&String> = free
-        .iter()
-        .zip(&accepted)
-        .filter(|(_, ok)| !**ok)
-        .map(|(c, _)| c)
-        .collect();
-    println!("{} FREE truncations checked with bash -n", free.len());
-    assert!(
-        rejected_but_free.is_empty(),
-        "FREE although bash -n rejects them: {:?}",
-        &rejected_but_free[..rejected_but_free.len().min(20)]
-    );
+    assert_bash_accepts_all(&free, "FREE truncations");
 }
 
 /// A small deterministic generator (xorshift), so failures reproduce.
@@ -245,22 +251,7 @@ fn random_shell_soup_gets_a_decision_and_is_free_only_when_bash_parses_it() {
             free.push(command);
         }
     }
-    let Some(accepted) = bash_accepts(&free) else {
-        eprintln!("SKIPPED: bash could not be run; only the no-panic half was checked");
-        return;
-    };
-    let wrong: Vec<&String> = free
-        .iter()
-        .zip(&accepted)
-        .filter(|(_, ok)| !**ok)
-        .map(|(c, _)| c)
-        .collect();
-    println!("{} random FREE commands checked with bash -n", free.len());
-    assert!(
-        wrong.is_empty(),
-        "FREE although bash -n rejects them: {:?}",
-        &wrong[..wrong.len().min(20)]
-    );
+    assert_bash_accepts_all(&free, "random FREE commands");
 }
 
 /// Arbitrary bytes (as text) must never panic the classifier.
