@@ -577,8 +577,11 @@ impl<'a> Run<'a> {
                 self.words(inner, site, depth + 1, &mut inner_cwd);
             }
         }
+        // Case-insensitive file systems (macOS) run `RM` as `rm`; the floor
+        // judges the name as such a system would find it.
+        let floor_verb = verb.to_ascii_lowercase();
         let invocation = Invocation {
-            verb,
+            verb: &floor_verb,
             args,
             location: &Location {
                 cwd: local_cwd.clone(),
