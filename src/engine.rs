@@ -656,7 +656,10 @@ impl<'a> Run<'a> {
                 &classified.rule,
                 format!(
                     "{} is classed {}{}",
-                    classified.path.join(" "),
+                    match classified.flag {
+                        Some(flag) => format!("{} {flag}", classified.path.join(" ")),
+                        None => classified.path.join(" "),
+                    },
                     effect.as_str(),
                     suffix(classified.note)
                 ),

@@ -33,6 +33,8 @@ pub struct Classified {
     pub spec: &'static Spec,
     /// Note of the spec or of the flag that decided.
     pub note: &'static str,
+    /// The flag that decided the class, as first spelled in `rules/`.
+    pub flag: Option<&'static str>,
     /// Arguments written.
     pub writes: Vec<Written>,
     /// Indices of the operands (non-option words) at the deepest level.
@@ -183,16 +185,17 @@ pub fn classify(verb: &str, argv: &[Word]) -> Option<Classified> {
     if let Some(flag) = decided_by {
         rule.push('.');
         rule.push_str(flag.id.get());
-        if !flag.note.get().is_empty() {
-            note = flag.note.get();
-        }
+        // The verb's own note describes the verb, not the flag that decided.
+        note = flag.note.get();
     }
+    let flag = decided_by.and_then(|f| f.spellings.iter().next());
     Some(Classified {
         effect,
         rule,
         path,
         spec,
         note,
+        flag,
         writes,
         operands,
     })
