@@ -16,7 +16,7 @@ const USAGE: &str = "usage:
   portcullis check [--json] [--cwd DIR] -- COMMAND
   portcullis explain [--tree] [--cwd DIR] -- COMMAND
   portcullis replay [--format lines|jsonl] [--json] [--cwd DIR] FILE|-
-  portcullis rules";
+  portcullis rules [--verbs]";
 
 /// A usage or input error: one line on stderr, exit 2.
 struct CliError(String);
@@ -338,9 +338,34 @@ fn unreadable_line(line: usize, why: &str) -> portcullis::Decision {
     )
 }
 
+/// `portcullis rules --verbs`: every verb of the lexicon, its class, its
+/// verdict and the file it comes from.
+fn verbs_command() -> Result<u8, CliError> {
+    let mut out = String::new();
+    for (spec, source) in rules::lexicon().iter().zip(rules::LEXICON_SOURCES.iter()) {
+        let subs = spec.subs().len();
+        let subs = if subs > 0 {
+            format!(" ({subs} subcommands)")
+        } else {
+            String::new()
+        };
+        out.push_str(&format!(
+            "{}\t{}\t{}\t{}{subs}\n",
+            spec.name(),
+            spec.class.as_str(),
+            spec.class.verdict(),
+            source.get()
+        ));
+    }
+    let _ = io::stdout().write_all(out.as_bytes());
+    Ok(0)
+}
+
 fn rules_command(args: &[String]) -> Result<u8, CliError> {
-    if let Some(extra) = args.first() {
-        return Err(CliError(format!("rules takes no arguments, got `{extra}`")));
+    match args {
+        [] => {}
+        [flag] if flag == "--verbs" => return verbs_command(),
+        [extra, ..] => return Err(CliError(format!("rules takes only --verbs, got `{extra}`"))),
     }
     let mut out = String::new();
     out.push_str("# Blocked floor (always on; BLOCKED)\n");
@@ -372,6 +397,6 @@ fn rules_command(args: &[String]) -> Result<u8, CliError> {
             .unwrap_or("-");
         out.push_str(&format!("{class:<10} {verdict:<7} {count} verbs\n"));
     }
-    print!("{out}");
+    let _ = io::stdout().write_all(out.as_bytes());
     Ok(0)
 }

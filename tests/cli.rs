@@ -338,3 +338,19 @@ fn hook_without_cwd_resolves_against_its_own_folder() {
     assert_eq!(d, "deny", "`rm -rf ..` from / is the root: {reason}");
     assert!(reason.contains("floor.rm.root"), "{reason}");
 }
+
+#[test]
+fn rules_verbs_lists_the_lexicon_with_classes() {
+    let out = bin().args(["rules", "--verbs"]).output().expect("run");
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    let rows: Vec<Vec<&str>> = text.lines().map(|l| l.split('\t').collect()).collect();
+    assert!(rows.len() >= 400, "{} verbs", rows.len());
+    let find = |verb: &str| rows.iter().find(|r| r[0] == verb).map(|r| (r[1], r[2]));
+    assert_eq!(find("ls"), Some(("inspect", "FREE")));
+    assert_eq!(find("rm"), Some(("destroy", "SIGNED")));
+    assert!(
+        rows.iter().all(|r| r.len() == 4),
+        "every row is verb, class, verdict, source"
+    );
+}
