@@ -5,6 +5,8 @@
 //! Claude Code blocks); `check` 0/10/20/30 for FREE/SIGNED/BLOCKED/UNKNOWN;
 //! 2 for a usage or input error everywhere.
 
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use portcullis::hook::{self, HookOptions, ToolCall};
 use portcullis::{Location, Verdict, limits, render, rules};
 use std::io::{self, BufRead, Read, Write};
