@@ -569,6 +569,24 @@ impl<'a> Run<'a> {
             );
             return;
         }
+        // `ssh host CMD…`: the remote command is a shell script too, and the
+        // floor holds on the other machine as on this one.
+        if verb == "ssh"
+            && let Some(remote) = peel::ssh_remote_command(args)
+        {
+            self.note(depth, || format!("ssh runs remotely: {}", remote.value));
+            if remote.dynamic {
+                self.find(
+                    Verdict::Signed,
+                    "parse.dynamic-script",
+                    "ssh runs a remote command only known when the command runs".into(),
+                    "Write the remote command out literally so it can be checked.",
+                    part,
+                );
+            } else {
+                self.script(&remote.value, depth + 1, None);
+            }
+        }
         // find -exec runs commands of its own.
         if verb == "find" {
             for inner in peel::find_exec_commands(args) {

@@ -19,7 +19,10 @@
 //!
 //! Policy data lives in `rules/` and is compiled in by `build.rs`.
 #![deny(missing_docs)]
-#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used, clippy::panic))]
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
 
 pub mod engine;
 pub mod feeds;

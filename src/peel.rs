@@ -461,6 +461,33 @@ pub fn verb_of(written: &str) -> (&str, bool) {
     (name, !system)
 }
 
+/// ssh options that take a value.
+#[rustfmt::skip]
+const SSH_VALUE_OPTS: &[&str] = &[
+    "-B", "-D", "-E", "-F", "-I", "-J", "-L", "-O", "-P", "-Q", "-R", "-S", "-W", "-b", "-c",
+    "-e", "-i", "-l", "-m", "-o", "-p", "-w",
+];
+
+/// The command `ssh [options] host CMD…` runs on the other machine, as one
+/// word (ssh joins its words with spaces); `None` for an interactive login.
+pub fn ssh_remote_command(args: &[Word]) -> Option<Word> {
+    let mut i = 0;
+    while i < args.len() {
+        let v = args[i].value.as_str();
+        if v == "--" {
+            i += 1;
+            break;
+        }
+        if v.len() > 1 && v.starts_with('-') {
+            i += if SSH_VALUE_OPTS.contains(&v) { 2 } else { 1 };
+            continue;
+        }
+        break;
+    }
+    let command = args.get(i + 1..).filter(|rest| !rest.is_empty())?;
+    Some(join(command))
+}
+
 /// The commands `find -exec … ;` (and `-execdir`, `-ok`, `-okdir`) runs.
 pub fn find_exec_commands(args: &[Word]) -> Vec<Vec<Word>> {
     let mut out = Vec::new();
