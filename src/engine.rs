@@ -175,6 +175,23 @@ impl<'a> Run<'a> {
             );
             return;
         }
+        // Tens of thousands of `|`, `;`, `&`: more commands than the limit
+        // for certain, and a pipeline that long costs the parser ~3 KiB a
+        // stage. Refused before parsing, so time and memory stay bounded.
+        let separators = command
+            .bytes()
+            .filter(|b| matches!(b, b'|' | b';' | b'&' | b'\n'))
+            .count();
+        if separators > limits::MAX_SEPARATORS {
+            self.find(
+                Verdict::Blocked,
+                "parse.too-many",
+                format!("{separators} command separators, over the {} limit", limits::MAX_SEPARATORS),
+                "Split the work into smaller commands, or write long content to a file with the Write tool.",
+                limits::clip(command, 80),
+            );
+            return;
+        }
         self.script(command, 0, self.location.cwd.clone());
     }
 

@@ -15,6 +15,10 @@ pub const MAX_TREE_DEPTH: usize = 256;
 /// Most simple commands judged in one request.
 pub const MAX_COMMANDS: usize = 10_000;
 
+/// Most command separators (`|`, `;`, `&`, newlines) in one request before
+/// it is refused without parsing: far more than `MAX_COMMANDS` commands.
+pub const MAX_SEPARATORS: usize = 20_000;
+
 /// Deepest chain of wrappers and re-parsed scripts (`sudo bash -c "eval …"`).
 pub const MAX_PEEL_DEPTH: usize = 16;
 

@@ -188,6 +188,11 @@ fn hook_handles_huge_and_deep_commands_without_crashing() {
         assert!(reason.contains("parse.too-deep"), "{reason}");
     }
 
+    let many = vec!["ls"; 30_000].join(" | ");
+    let (d, reason) = decision(&run_with_stdin(&["hook"], &request(&many)));
+    assert_eq!(d, "deny");
+    assert!(reason.contains("parse.too-many"), "{reason}");
+
     let body = vec![b'{'; 5 << 20];
     let out = run_with_stdin(&["hook"], &body);
     assert_eq!(
