@@ -186,6 +186,8 @@ struct Walker<'s> {
     vars: Vars,
     /// The subshells being walked, outermost first.
     scope_stack: Vec<u32>,
+    /// More commands than the limit were found: the walk stops.
+    full: bool,
     /// How many branches, loops or `&&`/`||` right-hand sides enclose the
     /// walk: assignments there may not happen.
     conditional: u32,
@@ -207,6 +209,7 @@ fn walk_tree(tree: &Tree, source: &str) -> Script {
         scope_stack: Vec::new(),
         next_scope: 1,
         conditional: 0,
+        full: false,
     };
     if root.has_error() {
         walker
@@ -315,6 +318,10 @@ fn guard_dropped_text(root: Node, src: &[u8], problems: &mut Vec<Problem>) {
 
 impl Walker<'_> {
     fn walk(&mut self, node: Node, depth: usize, stdin: &Stdin) {
+        // Past the command limit the verdict is decided: stop walking.
+        if self.full {
+            return;
+        }
         if depth > limits::MAX_TREE_DEPTH {
             if !self.script.problems.contains(&Problem::TooDeep) {
                 self.script.problems.push(Problem::TooDeep);
@@ -415,8 +422,9 @@ impl Walker<'_> {
     fn push(&mut self, mut command: SimpleCommand) {
         command.scopes = self.scope_stack.clone();
         if self.script.commands.len() >= limits::MAX_COMMANDS {
-            if !self.script.problems.contains(&Problem::TooMany) {
+            if !self.full {
                 self.script.problems.push(Problem::TooMany);
+                self.full = true;
             }
             return;
         }
@@ -610,6 +618,9 @@ impl Walker<'_> {
 
     /// Walks a word-like node only for the commands inside its substitutions.
     fn walk_words_for_substitutions(&mut self, node: Node, depth: usize) {
+        if self.full {
+            return;
+        }
         if depth > limits::MAX_TREE_DEPTH {
             if !self.script.problems.contains(&Problem::TooDeep) {
                 self.script.problems.push(Problem::TooDeep);
