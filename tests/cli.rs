@@ -188,6 +188,19 @@ fn hook_handles_huge_and_deep_commands_without_crashing() {
         assert!(reason.contains("parse.too-deep"), "{reason}");
     }
 
+    // At the command limit the command is judged; one past it is refused.
+    let (d, _) = decision(&run_with_stdin(
+        &["hook"],
+        &request(&vec!["ls"; 10_000].join("; ")),
+    ));
+    assert_eq!(d, "allow", "10,000 commands are within the limit");
+    let (d, reason) = decision(&run_with_stdin(
+        &["hook"],
+        &request(&vec!["ls"; 10_001].join("; ")),
+    ));
+    assert_eq!(d, "deny");
+    assert!(reason.contains("parse.too-many"), "{reason}");
+
     let many = vec!["ls"; 30_000].join(" | ");
     let (d, reason) = decision(&run_with_stdin(&["hook"], &request(&many)));
     assert_eq!(d, "deny");
