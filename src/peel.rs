@@ -461,6 +461,24 @@ pub fn verb_of(written: &str) -> (&str, bool) {
     (name, !system)
 }
 
+/// The index of the first operand: options (and the values of those in
+/// `value_opts`) are skipped, and `--` ends them.
+pub fn first_operand(args: &[Word], value_opts: &[&str]) -> usize {
+    let mut i = 0;
+    while i < args.len() {
+        let v = args[i].value.as_str();
+        if v == "--" {
+            return i + 1;
+        }
+        if v.len() > 1 && v.starts_with('-') {
+            i += if value_opts.contains(&v) { 2 } else { 1 };
+            continue;
+        }
+        break;
+    }
+    i
+}
+
 /// ssh options that take a value.
 #[rustfmt::skip]
 const SSH_VALUE_OPTS: &[&str] = &[
@@ -471,19 +489,7 @@ const SSH_VALUE_OPTS: &[&str] = &[
 /// The command `ssh [options] host CMD…` runs on the other machine, as one
 /// word (ssh joins its words with spaces); `None` for an interactive login.
 pub fn ssh_remote_command(args: &[Word]) -> Option<Word> {
-    let mut i = 0;
-    while i < args.len() {
-        let v = args[i].value.as_str();
-        if v == "--" {
-            i += 1;
-            break;
-        }
-        if v.len() > 1 && v.starts_with('-') {
-            i += if SSH_VALUE_OPTS.contains(&v) { 2 } else { 1 };
-            continue;
-        }
-        break;
-    }
+    let i = first_operand(args, SSH_VALUE_OPTS);
     let command = args.get(i + 1..).filter(|rest| !rest.is_empty())?;
     Some(join(command))
 }

@@ -44,25 +44,13 @@ const AWK_VALUE_OPTS: &[&str] = &["-F", "-v", "-i", "-l", "-o", "-p", "-E"];
 
 /// What the program of `awk ARGS` does.
 pub fn awk(args: &[Word]) -> Option<ProgramEffect> {
-    let mut i = 0;
-    while i < args.len() {
-        let v = args[i].value.as_str();
-        if v == "--" {
-            i += 1;
-            break;
-        }
-        if v == "-f" || v.starts_with("--file") || (v.starts_with("-f") && v.len() > 2) {
-            return Some(PROGRAM_FILE);
-        }
-        if AWK_VALUE_OPTS.contains(&v) {
-            i += 2;
-            continue;
-        }
-        if v.len() > 1 && v.starts_with('-') {
-            i += 1;
-            continue;
-        }
-        break;
+    let i = crate::peel::first_operand(args, AWK_VALUE_OPTS);
+    let program_file = args[..i.min(args.len())].iter().any(|w| {
+        let v = w.value.as_str();
+        v == "-f" || v.starts_with("--file") || (v.starts_with("-f") && v.len() > 2)
+    });
+    if program_file {
+        return Some(PROGRAM_FILE);
     }
     let program = args.get(i)?;
     if program.dynamic {
