@@ -366,3 +366,79 @@ fn floor_commands_stay_blocked_in_random_structure() {
         &missed[..missed.len().min(10)]
     );
 }
+
+/// Words with multi-byte characters in every position (flags, paths,
+/// variables, printf formats) must never panic on a character boundary.
+#[test]
+fn multibyte_text_in_every_position_never_panics() {
+    let tokens = [
+        "rm",
+        "-rf",
+        "/",
+        "é",
+        "ü",
+        "—",
+        "🙂",
+        "\u{a0}",
+        "$'\\xc3'",
+        "'",
+        "\"",
+        "\\",
+        "-é",
+        "-rfé",
+        "~é",
+        "${é}",
+        "$é",
+        "é=1",
+        "x=é",
+        "|",
+        ";",
+        "&&",
+        "(",
+        ")",
+        "$(",
+        "`",
+        "<<",
+        "EOF",
+        "\n",
+        "*é",
+        "{é,ü}",
+        "--é",
+        "-ié",
+        "sed",
+        "-i",
+        "find",
+        "-exec",
+        "{}",
+        "\\;",
+        "git",
+        "push",
+        "-fé",
+        "ssh",
+        "é@h",
+        "awk",
+        "{print é}",
+        "printf",
+        "%é",
+        "echo",
+        "-e",
+        "\\xé",
+        "xargs",
+        "-Ié",
+        "parallel",
+        ":::",
+        "chmod",
+        "-R",
+        "7é7",
+        "kill",
+        "-é1",
+    ];
+    let location = location();
+    let mut rng = Rng(0x1234_5678_9abc_def1);
+    for _ in 0..20_000 {
+        let len = 1 + (rng.next() % 10) as usize;
+        let line: Vec<&str> = (0..len).map(|_| rng.pick(&tokens)).collect();
+        let decision = evaluate(&line.join(" "), &location);
+        assert!(!decision.top.rule.is_empty());
+    }
+}
