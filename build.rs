@@ -636,48 +636,58 @@ fn emit_lexicon(dir: &Path, out: &mut String) -> BuildResult<()> {
         out,
         "/// Number of verbs: `SPECS[..LEXICON_LEN]` are the verbs, sorted.\npub const LEXICON_LEN: usize = {top};\n"
     );
-    let _ = writeln!(
+    emit_array(
         out,
-        "/// Every lexicon spec, verbs first, then blocks of subs (from `rules/lexicon/*.json`).\npub static SPECS: [Spec; {}] = [",
-        rows.len()
+        "Every lexicon spec, verbs first, then blocks of subs (from `rules/lexicon/*.json`).",
+        "SPECS",
+        "Spec",
+        &rows,
     );
-    for row in &rows {
-        let _ = writeln!(out, "    {row},");
-    }
-    out.push_str("];\n\n");
-    let _ = writeln!(
+    emit_array(
         out,
-        "/// Every flag rule of the lexicon.\npub static FLAGS: [FlagRule; {}] = [",
-        flags.len()
+        "Every flag rule of the lexicon.",
+        "FLAGS",
+        "FlagRule",
+        &flags,
     );
-    for flag in &flags {
-        let _ = writeln!(out, "    {flag},");
-    }
-    out.push_str("];\n\n");
-    let _ = writeln!(
+    emit_array(
         out,
-        "/// The lexicon file each verb comes from, in verb order.\npub static LEXICON_SOURCES: [Text; {}] = [",
-        sources.len()
+        "The lexicon file each verb comes from, in verb order.",
+        "LEXICON_SOURCES",
+        "Text",
+        &sources,
     );
-    for source in &sources {
-        let _ = writeln!(out, "    {source},");
-    }
-    out.push_str("];\n\n");
-    let _ = writeln!(
+    let lists: Vec<String> = blob
+        .lists
+        .iter()
+        .map(|(start, len)| format!("Text {{ start: {start}, len: {len} }}"))
+        .collect();
+    emit_array(
         out,
-        "/// String lists of the lexicon, as offsets into `STRINGS`.\npub static TEXT_LISTS: [Text; {}] = [",
-        blob.lists.len()
+        "String lists of the lexicon, as offsets into `STRINGS`.",
+        "TEXT_LISTS",
+        "Text",
+        &lists,
     );
-    for (start, len) in &blob.lists {
-        let _ = writeln!(out, "    Text {{ start: {start}, len: {len} }},");
-    }
-    out.push_str("];\n\n");
     let _ = writeln!(
         out,
         "/// Every string of the lexicon, end to end.\npub static STRINGS: &str = {:?};\n",
         blob.text
     );
     Ok(())
+}
+
+/// Writes `pub static NAME: [TYPE; N] = [rows…];` with a doc line.
+fn emit_array(out: &mut String, doc: &str, name: &str, ty: &str, rows: &[String]) {
+    let _ = writeln!(
+        out,
+        "/// {doc}\npub static {name}: [{ty}; {}] = [",
+        rows.len()
+    );
+    for row in rows {
+        let _ = writeln!(out, "    {row},");
+    }
+    out.push_str("];\n\n");
 }
 
 fn insert_verb(
