@@ -254,6 +254,22 @@ fn first_error(root: Node, src: &[u8]) -> String {
     }
 }
 
+/// tree-sitter-bash drops a lone `-` written just before a heredoc
+/// (`python3 - <<'EOF'`, the usual way to run a script from stdin). The
+/// walker puts it back (see `walk_redirected`); the guard lets that gap be.
+fn is_dropped_dash(leaf: Node, src: &[u8], gap_start: usize) -> bool {
+    leaf.kind() == "<<"
+        && leaf.parent().is_some_and(|redirect| {
+            redirect.kind() == "heredoc_redirect"
+                && redirect
+                    .prev_sibling()
+                    .is_some_and(|body| body.kind() == "command")
+        })
+        && src
+            .get(gap_start..leaf.start_byte())
+            .is_some_and(|gap| gap.trim_ascii() == b"-")
+}
+
 /// Guard for the second known misparse: any non-blank source byte that no
 /// leaf covers (tree-sitter dropped a token, as with `cmd - <<'EOF'`).
 fn guard_dropped_text(root: Node, src: &[u8], problems: &mut Vec<Problem>) {
@@ -282,7 +298,9 @@ fn guard_dropped_text(root: Node, src: &[u8], problems: &mut Vec<Problem>) {
                 || node.kind() == "heredoc_body"
                 || node.kind() == "heredoc_content"
             {
-                if node.start_byte() > covered_to && check(covered_to, node.start_byte(), problems)
+                if node.start_byte() > covered_to
+                    && !is_dropped_dash(node, src, covered_to)
+                    && check(covered_to, node.start_byte(), problems)
                 {
                     return;
                 }
@@ -677,6 +695,19 @@ impl Walker<'_> {
         let mut cursor = node.walk();
         let children: Vec<Node> = node.children(&mut cursor).collect();
         let body = node.child_by_field_name("body");
+        // Put back the `-` tree-sitter dropped before a heredoc.
+        if let Some(body) = body.filter(|b| b.kind() == "command")
+            && let Some(heredoc) = children.iter().find(|c| c.kind() == "heredoc_redirect")
+            && let Some(operator) = heredoc.child(0).filter(|o| o.kind() == "<<")
+            && (self
+                .src
+                .get(body.end_byte()..operator.start_byte())
+                .is_some_and(|gap| gap.trim_ascii() == b"-")
+                // `cat -<<X`: the operator token took the dash.
+                || text(operator, self.src).starts_with('-'))
+        {
+            self.stray_words.push(Word::literal("-"));
+        }
         for child in &children {
             if Some(*child) == body {
                 continue;
@@ -1197,7 +1228,14 @@ mod tests {
             "{:?}",
             s.problems
         );
-        let s = parse("python3 - <<'PY'\nprint(1)\nPY");
+        // The dropped `-` before a heredoc is put back where bash has it.
+        for line in ["python3 - <<'PY'\nprint(1)\nPY", "cat -<<X\na\nX"] {
+            let s = parse(line);
+            assert!(s.problems.is_empty(), "{line}: {:?}", s.problems);
+            assert_eq!(s.commands[0].words.last().unwrap().value, "-", "{line}");
+        }
+        // Elsewhere it is still a dropped token.
+        let s = parse("x=1 - <<X\na\nX");
         assert!(
             s.problems
                 .iter()
