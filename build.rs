@@ -173,6 +173,7 @@ fn run() -> BuildResult<()> {
     emit_wrappers(&rules.join("wrappers.json"), &mut out)?;
     emit_lexicon(&rules.join("lexicon"), &mut out)?;
     emit_scripts(&rules.join("scripts.json"), &mut out)?;
+    emit_inline(&rules.join("inline.json"), &mut out)?;
     let dest = PathBuf::from(std::env::var("OUT_DIR").map_err(|e| e.to_string())?).join("rules.rs");
     fs::write(&dest, out).map_err(|e| format!("{}: {e}", dest.display()))
 }
@@ -678,6 +679,181 @@ fn emit_lexicon(dir: &Path, out: &mut String) -> BuildResult<()> {
 }
 
 /// Writes `pub static NAME: [TYPE; N] = [rows…];` with a doc line.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct InlineFile {
+    #[allow(dead_code)]
+    about: String,
+    effects: BTreeMap<String, InlineEffect>,
+    python: Vec<InlineCall>,
+    javascript: Vec<InlineCall>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct InlineEffect {
+    does: String,
+    remediation: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct InlineCall {
+    calls: Vec<String>,
+    effect: String,
+    #[serde(default)]
+    paths: Vec<serde_json::Value>,
+    #[serde(rename = "as")]
+    equivalent: Option<String>,
+    mode: Option<u8>,
+    recursive: Option<u8>,
+    shell: Option<String>,
+    code: Option<u8>,
+    #[serde(default)]
+    callback_ok: bool,
+}
+
+const CODE_EFFECTS: &[&str] = &[
+    "none", "write", "delete", "spawn", "network", "dynamic", "process",
+];
+const EQUIVALENTS: &[&str] = &["rm", "rm -rf", "rmdir", "mv", "cp", "cp -r", "chmod"];
+
+fn capitalised(word: &str) -> String {
+    let mut chars = word.chars();
+    match chars.next() {
+        Some(first) => first.to_ascii_uppercase().to_string() + chars.as_str(),
+        None => String::new(),
+    }
+}
+
+fn shell_variant(shell: &str, context: &str) -> BuildResult<String> {
+    let (kind, number) = shell.split_once(' ').unwrap_or((shell, ""));
+    let index = || {
+        number
+            .parse::<u8>()
+            .map_err(|_| format!("{context}: `shell: {shell}` wants an argument index"))
+    };
+    Ok(match kind {
+        "line" => format!("ShellArg::Line({})", index()?),
+        "command" => format!("ShellArg::Command({})", index()?),
+        "argv-list" => format!("ShellArg::ArgvList({})", index()?),
+        "argv-from" => format!("ShellArg::ArgvFrom({})", index()?),
+        "spawn" if number.is_empty() => "ShellArg::Spawn".to_string(),
+        _ => return Err(format!("{context}: unknown shell form `{shell}`")),
+    })
+}
+
+fn emit_inline(path: &Path, out: &mut String) -> BuildResult<()> {
+    let file: InlineFile = read_json(path)?;
+    let mut effect_rows = Vec::new();
+    for effect in CODE_EFFECTS.iter().skip(1) {
+        let info = file
+            .effects
+            .get(*effect)
+            .ok_or_else(|| format!("{}: effect `{effect}` has no text", path.display()))?;
+        effect_rows.push(format!(
+            "EffectText {{ effect: CodeEffect::{}, does: {:?}, remediation: {:?} }}",
+            capitalised(effect),
+            info.does,
+            info.remediation
+        ));
+    }
+    for name in file.effects.keys() {
+        if !CODE_EFFECTS.contains(&name.as_str()) {
+            return Err(format!("{}: unknown effect `{name}`", path.display()));
+        }
+    }
+    emit_array(
+        out,
+        "What each effect found in code does, and what to do instead (from `rules/inline.json`).",
+        "CODE_EFFECT_TEXT",
+        "EffectText",
+        &effect_rows,
+    );
+    for (lang, calls) in [("PYTHON", &file.python), ("JAVASCRIPT", &file.javascript)] {
+        let mut rows: BTreeMap<String, String> = BTreeMap::new();
+        for call in calls {
+            let context = format!(
+                "{}: {} {:?}",
+                path.display(),
+                lang.to_lowercase(),
+                call.calls
+            );
+            if !CODE_EFFECTS.contains(&call.effect.as_str()) {
+                return Err(format!("{context}: unknown effect `{}`", call.effect));
+            }
+            let mut paths = Vec::new();
+            for p in &call.paths {
+                match p {
+                    serde_json::Value::String(s) if s == "self" => {
+                        paths.push("PathArg::Receiver".to_string())
+                    }
+                    serde_json::Value::Number(n) if n.as_u64().is_some_and(|n| n < 16) => {
+                        paths.push(format!("PathArg::Arg({n})"))
+                    }
+                    other => return Err(format!("{context}: bad path argument {other}")),
+                }
+            }
+            if let Some(eq) = &call.equivalent
+                && !EQUIVALENTS.contains(&eq.as_str())
+            {
+                return Err(format!(
+                    "{context}: unknown equivalent `{eq}` (known: {})",
+                    EQUIVALENTS.join(", ")
+                ));
+            }
+            let shell = match &call.shell {
+                Some(s) => format!("Some({})", shell_variant(s, &context)?),
+                None => "None".to_string(),
+            };
+            if call.shell.is_some() && call.effect != "spawn" {
+                return Err(format!("{context}: only a spawn reaches a shell"));
+            }
+            let opt = |v: Option<u8>| match v {
+                Some(n) => format!("Some({n})"),
+                None => "None".to_string(),
+            };
+            for name in &call.calls {
+                let wildcard = name.matches('*').count();
+                if wildcard > 1
+                    || wildcard == 1
+                        && !(name.ends_with(".*")
+                            || name.starts_with("*.") && !name[2..].contains('.'))
+                {
+                    return Err(format!(
+                        "{context}: `{name}`: `*` only as `module.*` or `*.method`"
+                    ));
+                }
+                let row = format!(
+                    "CodeCall {{ name: {name:?}, effect: CodeEffect::{}, paths: &[{}], equivalent: {:?}, mode: {}, recursive: {}, shell: {shell}, code: {}, callback_ok: {} }}",
+                    capitalised(&call.effect),
+                    paths.join(", "),
+                    call.equivalent.as_deref().unwrap_or(""),
+                    opt(call.mode),
+                    opt(call.recursive),
+                    opt(call.code),
+                    call.callback_ok,
+                );
+                if rows.insert(name.clone(), row).is_some() {
+                    return Err(format!("{context}: `{name}` appears twice"));
+                }
+            }
+        }
+        let rows: Vec<String> = rows.into_values().collect();
+        emit_array(
+            out,
+            &format!(
+                "{} calls with effects, sorted by name (from `rules/inline.json`).",
+                capitalised(&lang.to_lowercase())
+            ),
+            &format!("{lang}_CALLS"),
+            "CodeCall",
+            &rows,
+        );
+    }
+    Ok(())
+}
+
 fn emit_array(out: &mut String, doc: &str, name: &str, ty: &str, rows: &[String]) {
     let _ = writeln!(
         out,

@@ -28,6 +28,7 @@ pub mod engine;
 pub mod feeds;
 pub mod floor;
 pub mod hook;
+pub mod inline;
 pub mod lexicon;
 pub mod limits;
 pub mod paths;

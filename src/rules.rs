@@ -236,6 +236,145 @@ pub struct FloorRuleInfo {
     pub miss: &'static str,
 }
 
+/// What a call found in Python or JavaScript code does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CodeEffect {
+    /// Nothing to judge (exempts a name from a `module.*` entry).
+    None,
+    /// Writes, moves, copies or changes files.
+    Write,
+    /// Deletes files.
+    Delete,
+    /// Starts another program.
+    Spawn,
+    /// Reaches the network.
+    Network,
+    /// Runs code built or loaded at run time.
+    Dynamic,
+    /// Signals or changes other processes.
+    Process,
+}
+
+impl CodeEffect {
+    /// The effect's name, as in rule ids (`inline.python.delete`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CodeEffect::None => "none",
+            CodeEffect::Write => "write",
+            CodeEffect::Delete => "delete",
+            CodeEffect::Spawn => "spawn",
+            CodeEffect::Network => "network",
+            CodeEffect::Dynamic => "dynamic",
+            CodeEffect::Process => "process",
+        }
+    }
+
+    /// What the effect does, and what to do instead.
+    pub fn text(self) -> (&'static str, &'static str) {
+        CODE_EFFECT_TEXT
+            .iter()
+            .find(|t| t.effect == self)
+            .map(|t| (t.does, t.remediation))
+            .unwrap_or(("has an effect", "Let a person review this code."))
+    }
+}
+
+/// The prose of one effect.
+pub struct EffectText {
+    /// The effect.
+    pub effect: CodeEffect,
+    /// What it does ("deletes files").
+    pub does: &'static str,
+    /// What the agent should do instead.
+    pub remediation: &'static str,
+}
+
+/// An argument of a call that names a file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PathArg {
+    /// The object the method is called on (`Path(p).unlink()`).
+    Receiver,
+    /// The positional argument at this index.
+    Arg(u8),
+}
+
+/// How a spawning call hands its command over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ShellArg {
+    /// This argument is a shell line (`os.system(s)`).
+    Line(u8),
+    /// A list here is argv, a string a shell line (`subprocess.run`).
+    Command(u8),
+    /// This argument is the argv list (`os.execv(path, argv)`).
+    ArgvList(u8),
+    /// The arguments from this index on are the argv (`os.execl`).
+    ArgvFrom(u8),
+    /// JavaScript `spawn(program, [args], {shell})`.
+    Spawn,
+}
+
+/// A call with an effect, in one language's table.
+pub struct CodeCall {
+    /// Canonical dotted name (`shutil.rmtree`, `module.*`, `*.method`).
+    pub name: &'static str,
+    /// What it does.
+    pub effect: CodeEffect,
+    /// Which arguments name files.
+    pub paths: &'static [PathArg],
+    /// The shell command it amounts to, for the floor (`rm -rf`), or "".
+    pub equivalent: &'static str,
+    /// The argument holding an open mode: the call writes only with a
+    /// writing mode.
+    pub mode: Option<u8>,
+    /// The argument holding `{recursive: true}`.
+    pub recursive: Option<u8>,
+    /// How a spawn hands over its command.
+    pub shell: Option<ShellArg>,
+    /// The argument that is code in the same language.
+    pub code: Option<u8>,
+    /// A function (not a string) in the code argument is no effect
+    /// (`setTimeout(fn, 10)`).
+    pub callback_ok: bool,
+}
+
+/// The languages of the inline-code lanes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CodeLanguage {
+    /// Python.
+    Python,
+    /// JavaScript (and TypeScript, read as JavaScript).
+    JavaScript,
+}
+
+/// The table entry for a canonical call name: the exact name, else the
+/// nearest `module.*`, else (for a method call) `*.method`.
+pub fn code_call(language: CodeLanguage, name: &str, is_method: bool) -> Option<&'static CodeCall> {
+    let table: &'static [CodeCall] = match language {
+        CodeLanguage::Python => &PYTHON_CALLS,
+        CodeLanguage::JavaScript => &JAVASCRIPT_CALLS,
+    };
+    let find = |key: &str| {
+        table
+            .binary_search_by(|c| c.name.cmp(key))
+            .ok()
+            .map(|i| &table[i])
+    };
+    if let Some(found) = find(name) {
+        return Some(found);
+    }
+    let mut prefix = name;
+    while let Some((head, _)) = prefix.rsplit_once('.') {
+        if let Some(found) = find(&format!("{head}.*")) {
+            return Some(found);
+        }
+        prefix = head;
+    }
+    if is_method && let Some((_, method)) = name.rsplit_once('.') {
+        return find(&format!("*.{method}"));
+    }
+    None
+}
+
 include!(concat!(env!("OUT_DIR"), "/rules.rs"));
 
 impl FloorRule {

@@ -1,0 +1,750 @@
+//! The JavaScript lane (TypeScript is read as JavaScript: syntax only
+//! TypeScript has makes the code unparsable, which is SIGNED, never FREE).
+//! Parses code with tree-sitter-javascript and walks it once, following
+//! `require`, `import`, dynamic `import()`, destructuring and aliases
+//! (`const {rmSync: r} = require('fs')`) so each call resolves to a
+//! canonical name that `rules/inline.json` judges.
+//!
+//! Takes code text; returns an [`Analysis`]. Bindings are flow-insensitive
+//! and global, as in the Python lane.
+
+use super::value::{self, Value};
+use super::{Analysis, Args, Callee, Findings, Language, MAX_DEPTH};
+use crate::rules::CodeEffect;
+use std::collections::HashMap;
+use tree_sitter::{Node, Parser};
+
+/// Globals the lane knows by their bare name.
+#[rustfmt::skip]
+const GLOBALS: &[&str] = &[
+    "Bun", "Deno", "EventSource", "Function", "WebSocket", "XMLHttpRequest", "eval", "fetch",
+    "module", "navigator", "process", "require", "setImmediate", "setInterval", "setTimeout",
+];
+
+/// Names of the global object itself (`globalThis.eval` is `eval`).
+const GLOBAL_OBJECTS: &[&str] = &["global", "globalThis", "self", "window"];
+
+/// Reads JavaScript `code`; `depth` counts code-in-code levels entered.
+pub fn analyse(code: &str, depth: usize) -> Analysis {
+    let mut parser = Parser::new();
+    if parser
+        .set_language(&tree_sitter_javascript::LANGUAGE.into())
+        .is_err()
+    {
+        return Analysis {
+            found: Vec::new(),
+            unparsable: Some("the JavaScript grammar did not load".into()),
+        };
+    }
+    // A `#!` line is fine for node; the grammar takes it as a hash-bang.
+    let Some(tree) = parser.parse(code, None) else {
+        return Analysis {
+            found: Vec::new(),
+            unparsable: Some("the JavaScript parser gave up".into()),
+        };
+    };
+    let root = tree.root_node();
+    let mut lane = Lane {
+        src: code.as_bytes(),
+        env: HashMap::new(),
+        findings: Findings::new(Language::JavaScript, depth),
+    };
+    lane.visit(root, 0);
+    let mut analysis = lane.findings.analysis;
+    if root.has_error() && analysis.unparsable.is_none() {
+        analysis.unparsable = Some(super::first_error(root, code.as_bytes()));
+    }
+    analysis
+}
+
+struct Lane<'s> {
+    src: &'s [u8],
+    env: HashMap<String, Value>,
+    findings: Findings,
+}
+
+fn line(node: Node) -> usize {
+    node.start_position().row + 1
+}
+
+/// A module name as the table knows it: `node:fs` and `fs/promises` are
+/// `fs`; `fs-extra` and `graceful-fs` extend `fs`.
+fn module_name(spec: &str) -> String {
+    let spec = spec.strip_prefix("node:").unwrap_or(spec);
+    match spec {
+        "fs/promises" | "fs-extra" | "graceful-fs" | "original-fs" => "fs".into(),
+        "child_process/promises" => "child_process".into(),
+        other => other.to_string(),
+    }
+}
+
+/// `module.member`, with `fs.promises.x` read as `fs.x`.
+fn member_name(receiver: &Value, member: &str) -> String {
+    match receiver {
+        Value::Module(m) if m.is_empty() => member.to_string(),
+        Value::Module(m) | Value::Name(m) => {
+            let full = format!("{m}.{member}");
+            full.replace(".promises.", ".")
+        }
+        Value::Text { .. } => format!("String.{member}"),
+        _ => format!("?.{member}"),
+    }
+}
+
+impl<'s> Lane<'s> {
+    fn text(&self, node: Node) -> &'s str {
+        std::str::from_utf8(self.src.get(node.byte_range()).unwrap_or(&[])).unwrap_or("")
+    }
+
+    fn visit(&mut self, node: Node, depth: usize) {
+        if depth > MAX_DEPTH {
+            self.findings
+                .analysis
+                .unparsable
+                .get_or_insert_with(|| "the code nests too deep to read".into());
+            return;
+        }
+        match node.kind() {
+            "import_statement" => self.import(node),
+            "comment"
+            | "string"
+            | "regex"
+            | "property_identifier"
+            | "hash_bang_line"
+            | "shorthand_property_identifier"
+            | "statement_identifier" => {}
+            "variable_declarator" => {
+                if let Some(value) = node.child_by_field_name("value") {
+                    // `const f = fs.rmSync` only names the function.
+                    if !matches!(value.kind(), "identifier" | "member_expression") {
+                        self.visit(value, depth + 1);
+                    }
+                    let v = self.eval(value, 0);
+                    if let Some(name) = node.child_by_field_name("name") {
+                        self.bind(name, v, depth);
+                    }
+                }
+            }
+            "assignment_expression" => {
+                if let Some(right) = node.child_by_field_name("right") {
+                    if !matches!(right.kind(), "identifier" | "member_expression") {
+                        self.visit(right, depth + 1);
+                    }
+                    let v = self.eval(right, 0);
+                    if let Some(left) = node.child_by_field_name("left") {
+                        self.bind(left, v, depth);
+                    }
+                }
+            }
+            "call_expression" | "new_expression" => self.call(node, depth),
+            "member_expression" | "subscript_expression" | "identifier" => {
+                self.reference(node, depth)
+            }
+            "function_declaration" | "generator_function_declaration" | "class_declaration" => {
+                if let Some(name) = node.child_by_field_name("name") {
+                    self.env
+                        .insert(self.text(name).to_string(), Value::Function);
+                }
+                self.visit_named_except(node, &["name", "parameters"], depth);
+            }
+            "function_expression" | "arrow_function" | "method_definition" | "function" => {
+                self.visit_named_except(node, &["name", "parameters", "parameter"], depth);
+            }
+            "pair" => {
+                if let Some(value) = node.child_by_field_name("value") {
+                    self.visit(value, depth + 1);
+                }
+            }
+            "template_string" => {
+                let mut cursor = node.walk();
+                let subs: Vec<Node> = node
+                    .named_children(&mut cursor)
+                    .filter(|c| c.kind() == "template_substitution")
+                    .collect();
+                for sub in subs {
+                    self.visit(sub, depth + 1);
+                }
+            }
+            _ => self.visit_named_except(node, &[], depth),
+        }
+    }
+
+    fn visit_named_except(&mut self, node: Node, fields: &[&str], depth: usize) {
+        let skip: Vec<Node> = fields
+            .iter()
+            .filter_map(|f| node.child_by_field_name(f))
+            .collect();
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.named_children(&mut cursor).collect();
+        for child in children {
+            if !skip.contains(&child) {
+                self.visit(child, depth + 1);
+            }
+        }
+    }
+
+    /// Binds the names of a declaration or assignment target, destructuring
+    /// objects (`const {rmSync: r} = require('fs')`).
+    fn bind(&mut self, target: Node, value: Value, depth: usize) {
+        match target.kind() {
+            "identifier" => {
+                self.env.insert(self.text(target).to_string(), value);
+            }
+            "object_pattern" => {
+                let mut cursor = target.walk();
+                let children: Vec<Node> = target.named_children(&mut cursor).collect();
+                for child in children {
+                    match child.kind() {
+                        "shorthand_property_identifier_pattern" => {
+                            let name = self.text(child).to_string();
+                            let v = self.member(&value, &name);
+                            self.env.insert(name, v);
+                        }
+                        "pair_pattern" => {
+                            let (Some(key), Some(inner)) = (
+                                child.child_by_field_name("key"),
+                                child.child_by_field_name("value"),
+                            ) else {
+                                continue;
+                            };
+                            let key = match key.kind() {
+                                "string" => self.string(key).as_text().unwrap_or("").to_string(),
+                                _ => self.text(key).to_string(),
+                            };
+                            let v = self.member(&value, &key);
+                            let inner = match inner.kind() {
+                                "assignment_pattern" => inner.child_by_field_name("left"),
+                                _ => Some(inner),
+                            };
+                            if let Some(inner) = inner {
+                                self.bind(inner, v, depth);
+                            }
+                        }
+                        "object_assignment_pattern" => {
+                            if let Some(left) = child.child_by_field_name("left") {
+                                let name = self.text(left).to_string();
+                                let v = self.member(&value, &name);
+                                self.bind(left, v, depth);
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            "array_pattern" => {
+                let mut cursor = target.walk();
+                let children: Vec<Node> = target.named_children(&mut cursor).collect();
+                for child in children {
+                    self.bind(child, Value::Unknown, depth);
+                }
+            }
+            "member_expression" | "subscript_expression" => {
+                if let Some(object) = target.child_by_field_name("object") {
+                    self.visit(object, depth + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn member(&self, object: &Value, name: &str) -> Value {
+        match object {
+            Value::Module(_) | Value::Name(_) => special_name(member_name(object, name)),
+            _ => Value::Unknown,
+        }
+    }
+
+    fn import(&mut self, node: Node) {
+        let Some(source) = node.child_by_field_name("source") else {
+            return;
+        };
+        let Some(spec) = self.string(source).as_text().map(module_name) else {
+            return;
+        };
+        let mut cursor = node.walk();
+        let clauses: Vec<Node> = node
+            .named_children(&mut cursor)
+            .filter(|c| c.kind() == "import_clause")
+            .collect();
+        for clause in clauses {
+            let mut c = clause.walk();
+            let parts: Vec<Node> = clause.named_children(&mut c).collect();
+            for part in parts {
+                match part.kind() {
+                    "identifier" => {
+                        self.env
+                            .insert(self.text(part).to_string(), Value::Module(spec.clone()));
+                    }
+                    "namespace_import" => {
+                        if let Some(name) = part.named_child(0) {
+                            self.env
+                                .insert(self.text(name).to_string(), Value::Module(spec.clone()));
+                        }
+                    }
+                    "named_imports" => {
+                        let mut c2 = part.walk();
+                        let specs: Vec<Node> = part.named_children(&mut c2).collect();
+                        for s in specs {
+                            let Some(name) = s.child_by_field_name("name") else {
+                                continue;
+                            };
+                            let alias = s.child_by_field_name("alias").unwrap_or(name);
+                            let imported = match name.kind() {
+                                "string" => self.string(name).as_text().unwrap_or("").to_string(),
+                                _ => self.text(name).to_string(),
+                            };
+                            let v = if imported == "default" {
+                                Value::Module(spec.clone())
+                            } else {
+                                special_name(format!("{spec}.{imported}"))
+                            };
+                            self.env.insert(self.text(alias).to_string(), v);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+
+    /// A name or member used as a value, not called.
+    fn reference(&mut self, node: Node, depth: usize) {
+        if node.kind() == "subscript_expression"
+            && let (Some(object), Some(index)) = (
+                node.child_by_field_name("object"),
+                node.child_by_field_name("index"),
+            )
+            && matches!(self.eval(object, 0), Value::Module(_) | Value::Name(_))
+            && self.eval(index, 0).as_text().is_none()
+        {
+            // `fs[name]`, `globalThis[x]`: a member only known at run time.
+            self.findings
+                .push(CodeEffect::Dynamic, self.text(node), line(node));
+            return;
+        }
+        match self.eval(node, 0) {
+            Value::Name(name) => {
+                let t = self.text(node).to_string();
+                self.findings.reference(&name, &t, line(node));
+            }
+            _ => {
+                for field in ["object", "index"] {
+                    if let Some(child) = node.child_by_field_name(field) {
+                        self.visit(child, depth + 1);
+                    }
+                }
+            }
+        }
+    }
+
+    fn call(&mut self, node: Node, depth: usize) {
+        let function = node
+            .child_by_field_name("function")
+            .or_else(|| node.child_by_field_name("constructor"));
+        let arguments = node.child_by_field_name("arguments");
+        if let Some(f) = function {
+            match f.kind() {
+                "identifier" | "import" => {}
+                "member_expression" | "subscript_expression" => {
+                    // A name chain (`fs.rmSync.call`) is the callee itself;
+                    // anything else may hold calls of its own.
+                    if let Some(object) = f.child_by_field_name("object")
+                        && !matches!(self.eval(object, 0), Value::Name(_) | Value::Module(_))
+                    {
+                        self.visit(object, depth + 1);
+                    }
+                    if f.kind() == "subscript_expression"
+                        && let Some(index) = f.child_by_field_name("index")
+                    {
+                        self.visit(index, depth + 1);
+                    }
+                }
+                _ => self.visit(f, depth + 1),
+            }
+        }
+        if let Some(a) = arguments {
+            self.visit(a, depth + 1);
+        }
+        let tagged = arguments.is_some_and(|a| a.kind() == "template_string");
+        let callee = self.callee(function);
+        let args = self.args(arguments);
+        let name = callee.name.clone().unwrap_or_default();
+        let dynamic_lookup = match name.as_str() {
+            "require" | "import" | "module.require" => {
+                !matches!(args.get(0), Some(Value::Text { .. }))
+            }
+            _ => {
+                // `fs[x](…)`: a member chosen at run time.
+                function.is_some_and(|f| {
+                    f.kind() == "subscript_expression"
+                        && f.child_by_field_name("object").is_some_and(|o| {
+                            matches!(self.eval(o, 0), Value::Module(_) | Value::Name(_))
+                        })
+                        && f.child_by_field_name("index")
+                            .is_some_and(|i| self.eval(i, 0).as_text().is_none())
+                })
+            }
+        };
+        if dynamic_lookup {
+            self.findings
+                .push(CodeEffect::Dynamic, self.text(node), line(node));
+            return;
+        }
+        // `$` is zx's and Bun's shell only as a template tag; as a function
+        // it is usually jQuery.
+        if name == "$" && !tagged {
+            return;
+        }
+        let t = self.text(node).to_string();
+        self.findings.call(&callee, &args, &t, line(node), analyse);
+    }
+
+    fn callee(&self, function: Option<Node>) -> Callee {
+        let Some(function) = function else {
+            return Callee::default();
+        };
+        if function.kind() == "import" {
+            return Callee {
+                name: Some("import".into()),
+                ..Callee::default()
+            };
+        }
+        if matches!(
+            function.kind(),
+            "member_expression" | "subscript_expression"
+        ) && let Some(object) = function.child_by_field_name("object")
+        {
+            let receiver = self.eval(object, 0);
+            let member = match function.kind() {
+                "member_expression" => function
+                    .child_by_field_name("property")
+                    .map(|p| self.text(p).to_string()),
+                _ => function
+                    .child_by_field_name("index")
+                    .and_then(|i| self.eval(i, 0).as_text().map(str::to_string)),
+            };
+            let Some(member) = member else {
+                return Callee::default();
+            };
+            // `fn.call(this, …)` / `fn.apply(…)` call `fn`.
+            if matches!(member.as_str(), "call" | "apply" | "bind")
+                && let Value::Name(name) = &receiver
+            {
+                return Callee {
+                    name: Some(name.clone()),
+                    method: false,
+                    receiver: Value::Unknown,
+                    this_first: member == "call",
+                };
+            }
+            let name = match special_name(member_name(&receiver, &member)) {
+                Value::Name(n) | Value::Module(n) => n,
+                _ => member_name(&receiver, &member),
+            };
+            return Callee {
+                name: Some(name),
+                method: true,
+                receiver,
+                this_first: false,
+            };
+        }
+        match self.eval(function, 0) {
+            Value::Name(name) | Value::Module(name) if !name.is_empty() => Callee {
+                name: Some(name),
+                ..Callee::default()
+            },
+            _ => Callee::default(),
+        }
+    }
+
+    fn args(&self, arguments: Option<Node>) -> Args {
+        let mut args = Args::default();
+        let Some(arguments) = arguments else {
+            return args;
+        };
+        if arguments.kind() == "template_string" {
+            let v = self.eval(arguments, 0);
+            args.positional.push((v, self.text(arguments).to_string()));
+            return args;
+        }
+        let mut cursor = arguments.walk();
+        for child in arguments.named_children(&mut cursor) {
+            match child.kind() {
+                "spread_element" => args.spread = true,
+                "comment" => {}
+                _ => {
+                    let v = self.eval(child, 0);
+                    args.positional.push((v, self.text(child).to_string()));
+                }
+            }
+        }
+        args
+    }
+
+    fn eval(&self, node: Node, depth: usize) -> Value {
+        if depth > 64 {
+            return Value::Unknown;
+        }
+        match node.kind() {
+            "identifier" => {
+                let name = self.text(node);
+                if let Some(v) = self.env.get(name) {
+                    return v.clone();
+                }
+                if GLOBALS.contains(&name) {
+                    Value::Name(name.to_string())
+                } else if GLOBAL_OBJECTS.contains(&name) {
+                    Value::Module(String::new())
+                } else if name == "__dirname" {
+                    Value::text(".")
+                } else {
+                    Value::Unknown
+                }
+            }
+            "member_expression" => {
+                let (Some(object), Some(property)) = (
+                    node.child_by_field_name("object"),
+                    node.child_by_field_name("property"),
+                ) else {
+                    return Value::Unknown;
+                };
+                let object = self.eval(object, depth + 1);
+                self.member(&object, self.text(property))
+            }
+            "subscript_expression" => {
+                let (Some(object), Some(index)) = (
+                    node.child_by_field_name("object"),
+                    node.child_by_field_name("index"),
+                ) else {
+                    return Value::Unknown;
+                };
+                let object = self.eval(object, depth + 1);
+                let index = self.eval(index, depth + 1);
+                match (&object, &index) {
+                    (Value::List(items), Value::Int(i)) if *i >= 0 => {
+                        items.get(*i as usize).cloned().unwrap_or_default()
+                    }
+                    (_, Value::Text { value, .. }) => self.member(&object, value),
+                    _ => Value::Unknown,
+                }
+            }
+            "string" => self.string(node),
+            "template_string" => {
+                let mut out = String::new();
+                let mut cursor = node.walk();
+                for part in node.named_children(&mut cursor) {
+                    match part.kind() {
+                        "string_fragment" => out.push_str(self.text(part)),
+                        "escape_sequence" => {
+                            super::python::unescape_into(self.text(part), &mut out)
+                        }
+                        _ => return Value::Unknown,
+                    }
+                }
+                Value::text(out)
+            }
+            "binary_expression" => {
+                let (Some(left), Some(right), Some(op)) = (
+                    node.child_by_field_name("left"),
+                    node.child_by_field_name("right"),
+                    node.child_by_field_name("operator"),
+                ) else {
+                    return Value::Unknown;
+                };
+                if self.text(op) != "+" {
+                    return Value::Unknown;
+                }
+                value::concat(&self.eval(left, depth + 1), &self.eval(right, depth + 1))
+            }
+            "array" => {
+                let mut cursor = node.walk();
+                let items: Vec<Value> = node
+                    .named_children(&mut cursor)
+                    .filter(|c| c.kind() != "comment")
+                    .map(|c| {
+                        if c.kind() == "spread_element" {
+                            Value::Unknown
+                        } else {
+                            self.eval(c, depth + 1)
+                        }
+                    })
+                    .collect();
+                Value::list(items)
+            }
+            "object" => {
+                let mut pairs = Vec::new();
+                let mut cursor = node.walk();
+                for pair in node.named_children(&mut cursor) {
+                    if pair.kind() == "pair"
+                        && let (Some(k), Some(v)) = (
+                            pair.child_by_field_name("key"),
+                            pair.child_by_field_name("value"),
+                        )
+                    {
+                        let key = match k.kind() {
+                            "string" => self.string(k).as_text().unwrap_or("").to_string(),
+                            _ => self.text(k).to_string(),
+                        };
+                        pairs.push((key, self.eval(v, depth + 1)));
+                    }
+                }
+                Value::Options(pairs)
+            }
+            "parenthesized_expression" | "await_expression" => node
+                .named_child(0)
+                .map(|c| self.eval(c, depth + 1))
+                .unwrap_or_default(),
+            "true" => Value::Bool(true),
+            "false" => Value::Bool(false),
+            "number" => parse_number(self.text(node)).map_or(Value::Unknown, Value::Int),
+            "arrow_function" | "function_expression" | "function" => Value::Function,
+            "call_expression" | "new_expression" => self.call_value(node, depth),
+            _ => Value::Unknown,
+        }
+    }
+
+    /// The value a call returns, for modules and paths; unknown otherwise.
+    fn call_value(&self, node: Node, depth: usize) -> Value {
+        let callee = self.callee(
+            node.child_by_field_name("function")
+                .or_else(|| node.child_by_field_name("constructor")),
+        );
+        let args = self.args(node.child_by_field_name("arguments"));
+        let first = args.get(0).cloned().unwrap_or_default();
+        let _ = depth;
+        let Some(name) = callee.name else {
+            return Value::Unknown;
+        };
+        let values: Vec<Value> = args.positional.iter().map(|(v, _)| v.clone()).collect();
+        match name.as_str() {
+            "require" | "import" | "module.require" => match first.as_text() {
+                Some(spec) => Value::Module(module_name(spec)),
+                None => Value::Unknown,
+            },
+            "path.join" | "path.resolve" | "path.posix.join" | "path.posix.resolve" => {
+                value::join(&values)
+            }
+            "path.normalize" | "String" | "path.toNamespacedPath" => first,
+            "os.homedir" => Value::home(),
+            "process.cwd" => Value::text("."),
+            _ => match (&callee.receiver, name.rsplit('.').next().unwrap_or("")) {
+                (Value::Text { value, .. }, "split") => match first.as_text() {
+                    Some(sep) if !sep.is_empty() => {
+                        Value::list(value.split(sep).map(Value::text).collect())
+                    }
+                    _ => Value::Unknown,
+                },
+                (Value::List(items), "join") => {
+                    let sep = first.as_text().unwrap_or(",");
+                    let texts: Option<Vec<&str>> = items.iter().map(Value::as_text).collect();
+                    texts.map_or(Value::Unknown, |t| Value::text(t.join(sep)))
+                }
+                (Value::Text { value, home }, "trim") => Value::Text {
+                    value: value.trim().to_string(),
+                    home: *home,
+                },
+                _ => Value::Unknown,
+            },
+        }
+    }
+
+    fn string(&self, node: Node) -> Value {
+        let mut out = String::new();
+        let mut cursor = node.walk();
+        for part in node.named_children(&mut cursor) {
+            match part.kind() {
+                "string_fragment" => out.push_str(self.text(part)),
+                "escape_sequence" => super::python::unescape_into(self.text(part), &mut out),
+                _ => {}
+            }
+        }
+        Value::text(out)
+    }
+}
+
+/// Names that stand for values: `process.env.HOME` is the home folder,
+/// `fs.promises` is `fs`.
+fn special_name(name: String) -> Value {
+    match name.as_str() {
+        "process.env.HOME" | "process.env.USERPROFILE" => Value::home(),
+        "fs.promises" => Value::Module("fs".into()),
+        _ => Value::Name(name),
+    }
+}
+
+fn parse_number(text: &str) -> Option<i64> {
+    let t = text.replace('_', "").to_ascii_lowercase();
+    if let Some(octal) = t.strip_prefix("0o") {
+        i64::from_str_radix(octal, 8).ok()
+    } else if let Some(hex) = t.strip_prefix("0x") {
+        i64::from_str_radix(hex, 16).ok()
+    } else {
+        t.parse().ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn effects(code: &str) -> Vec<(CodeEffect, Vec<String>)> {
+        analyse(code, 0)
+            .found
+            .into_iter()
+            .map(|f| (f.effect, f.paths.into_iter().map(|w| w.value).collect()))
+            .collect()
+    }
+
+    #[test]
+    fn aliases_resolve_to_canonical_names() {
+        for code in [
+            "require('fs').rmSync('/x')",
+            "const fs = require('fs'); fs.rmSync('/x')",
+            "const fs = require('node:fs'); fs.unlinkSync('/x')",
+            "const {rmSync: r} = require('fs'); r('/x')",
+            "const {rmSync} = require('fs'); rmSync('/x')",
+            "import {rmSync as r} from 'fs'; r('/x')",
+            "import * as fs from 'fs'; fs.rmSync('/x')",
+            "import fs from 'fs/promises'; await fs.rm('/x')",
+            "const fs = require('fs'); fs.promises.unlink('/x')",
+            "const {promises: p} = require('fs'); p.rm('/x')",
+            "const fs = await import('fs'); fs.rmSync('/x')",
+            "const fs = require('fs'); const f = fs.rmSync; f('/x')",
+            "const fs = require('fs'); fs['rmSync']('/x')",
+            "const fs = require('fs'); fs.rmSync.call(null, '/x')",
+        ] {
+            let found = effects(code);
+            assert_eq!(found.len(), 1, "{code}: {found:?}");
+            assert_eq!(found[0].0, CodeEffect::Delete, "{code}");
+        }
+    }
+
+    #[test]
+    fn data_and_reads_have_no_effect() {
+        for code in [
+            "console.log('git push --force')",
+            "const fs = require('fs'); console.log(fs.readFileSync('a', 'utf8'))",
+            "[1,2].map(x => x * 2).filter(Boolean)",
+            "setTimeout(() => console.log(1), 10)",
+            "const s = 'a b'.split(' ').join('-')",
+        ] {
+            assert!(effects(code).is_empty(), "{code}: {:?}", effects(code));
+        }
+    }
+
+    #[test]
+    fn computed_members_and_requires_are_dynamic() {
+        for code in [
+            "const fs = require('fs'); fs[name]('/x')",
+            "require(m)",
+            "eval(code)",
+            "new Function(body)()",
+        ] {
+            assert!(
+                effects(code).iter().any(|(e, _)| *e == CodeEffect::Dynamic),
+                "{code}: {:?}",
+                effects(code)
+            );
+        }
+    }
+}

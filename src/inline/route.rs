@@ -1,0 +1,462 @@
+//! Where an interpreter's program comes from: code in an argument
+//! (`python3 -c`, `node -e`, `deno eval`), stdin (`python3 -`, a heredoc, a
+//! pipe), or a script file (`python fix.py`, `node build.js`). Takes the
+//! interpreter's name as the lexicon knows it and its arguments; returns a
+//! [`Route`]. Options that run other code first (`node -r mod`) are listed
+//! so they are not mistaken for the program.
+
+use super::Language;
+use crate::shell::Word;
+
+/// The lane that reads a program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lane {
+    /// Python or JavaScript, by syntax tree.
+    Code(Language),
+    /// Perl, Ruby, PHP or Lua: a token scan (no grammar here).
+    Scan(&'static str),
+}
+
+/// Where the program comes from.
+#[derive(Debug)]
+pub enum Route<'w> {
+    /// Code written in the command line.
+    Inline {
+        /// Its lane.
+        lane: Lane,
+        /// The code.
+        code: &'w Word,
+    },
+    /// Code read from stdin.
+    Stdin {
+        /// Its lane.
+        lane: Lane,
+    },
+    /// A script file.
+    File {
+        /// Its lane.
+        lane: Lane,
+        /// The file.
+        path: &'w Word,
+    },
+    /// No program of its own (`-m module`, `--version`, a subcommand): the
+    /// lexicon judges the command.
+    Lexicon,
+}
+
+/// How one interpreter's command line is read.
+struct Grammar {
+    /// Options followed by code.
+    code: &'static [&'static str],
+    /// Options that take a value (skipped).
+    value: &'static [&'static str],
+    /// Options whose value can only be glued on (`perl -i.bak`, `-Mstrict`):
+    /// they end a bundle without taking the next argument.
+    glued: &'static [&'static str],
+    /// Options after which no program of its own runs.
+    lexicon: &'static [&'static str],
+    /// Short options may be bundled (`-uc CODE`, `-lne CODE`).
+    bundles: bool,
+}
+
+const PYTHON: Grammar = Grammar {
+    code: &["-c"],
+    value: &["-W", "-X", "--check-hash-based-pycs", "-Q"],
+    glued: &[],
+    lexicon: &["-m", "--version", "-V", "-h", "--help", "-?"],
+    bundles: true,
+};
+
+const NODE: Grammar = Grammar {
+    code: &["-e", "--eval", "-p", "--print"],
+    value: &[
+        "-r",
+        "--require",
+        "--import",
+        "--loader",
+        "--experimental-loader",
+        "-C",
+        "--conditions",
+        "--env-file",
+        "--input-type",
+        "--inspect-port",
+        "--title",
+        "--redirect-warnings",
+        "--max-old-space-size",
+        "--stack-size",
+        "--experimental-policy",
+        "--watch-path",
+        "--test-name-pattern",
+        "--test-reporter",
+    ],
+    glued: &[],
+    lexicon: &[
+        "--test",
+        "-v",
+        "--version",
+        "-h",
+        "--help",
+        "-c",
+        "--check",
+        "--run",
+        "-i",
+        "--interactive",
+    ],
+    bundles: false,
+};
+
+const TS_NODE: Grammar = Grammar {
+    code: &["-e", "--eval", "-p", "--print"],
+    value: &[
+        "-r",
+        "--require",
+        "-P",
+        "--project",
+        "-O",
+        "--compiler-options",
+        "-C",
+        "--compiler",
+        "--cwd",
+        "--scope-dir",
+    ],
+    glued: &[],
+    lexicon: &["-v", "--version", "-h", "--help", "watch"],
+    bundles: false,
+};
+
+const PERL: Grammar = Grammar {
+    code: &["-e", "-E"],
+    value: &["-I"],
+    glued: &["-M", "-m", "-x", "-0", "-F", "-i", "-C", "-d", "-D"],
+    lexicon: &["-v", "-V", "--version", "-h", "--help", "-c"],
+    bundles: true,
+};
+
+const RUBY: Grammar = Grammar {
+    code: &["-e"],
+    value: &["-I", "-r", "-C", "-E"],
+    glued: &["-F", "-i", "-x", "-0", "-W", "-K", "-T"],
+    lexicon: &["-v", "--version", "-h", "--help", "-c", "-y"],
+    bundles: true,
+};
+
+const PHP: Grammar = Grammar {
+    code: &["-r", "-B", "-R", "-E", "-F"],
+    value: &["-c", "-d", "-z", "-t", "-S"],
+    glued: &[],
+    lexicon: &[
+        "-v",
+        "--version",
+        "-h",
+        "--help",
+        "-l",
+        "-m",
+        "-i",
+        "--ini",
+        "-S",
+    ],
+    bundles: false,
+};
+
+const LUA: Grammar = Grammar {
+    code: &["-e"],
+    value: &["-l"],
+    glued: &[],
+    lexicon: &["-v", "--version", "-h"],
+    bundles: false,
+};
+
+/// The route of `interpreter` (as the lexicon names it) run with `args`.
+pub fn route<'w>(interpreter: &str, args: &'w [Word]) -> Route<'w> {
+    let js = Lane::Code(Language::JavaScript);
+    match interpreter {
+        "python" | "python2" | "python3" | "pypy" | "pypy3" => {
+            read(&PYTHON, Lane::Code(Language::Python), args)
+        }
+        "node" | "nodejs" => read(&NODE, js, args),
+        "ts-node" | "tsx" | "ts-node-esm" | "esno" => read(&TS_NODE, js, args),
+        "deno" => deno(args),
+        "bun" => bun(args),
+        "perl" => read(&PERL, Lane::Scan("perl"), args),
+        "ruby" | "jruby" => read(&RUBY, Lane::Scan("ruby"), args),
+        "php" => read(&PHP, Lane::Scan("php"), args),
+        "lua" | "luajit" => read(&LUA, Lane::Scan("lua"), args),
+        _ => Route::Lexicon,
+    }
+}
+
+/// The interpreters [`route`] knows.
+pub fn is_interpreter(name: &str) -> bool {
+    !matches!(route(name, &[]), Route::Lexicon) || matches!(name, "deno" | "bun")
+}
+
+fn read<'w>(grammar: &Grammar, lane: Lane, args: &'w [Word]) -> Route<'w> {
+    let mut i = 0;
+    while let Some(arg) = args.get(i) {
+        let a = arg.value.as_str();
+        if arg.dynamic && i == 0 && a.starts_with('$') {
+            // An option only known at run time: it may be `-c`.
+            return Route::Stdin { lane };
+        }
+        if a == "-" {
+            return Route::Stdin { lane };
+        }
+        if a == "--" {
+            return match args.get(i + 1) {
+                Some(path) => Route::File { lane, path },
+                None => Route::Stdin { lane },
+            };
+        }
+        if !a.starts_with('-') || a.len() == 1 {
+            return Route::File { lane, path: arg };
+        }
+        if grammar.lexicon.contains(&a) {
+            return Route::Lexicon;
+        }
+        if grammar.code.contains(&a) {
+            return match args.get(i + 1) {
+                Some(code) => Route::Inline { lane, code },
+                None => Route::Lexicon,
+            };
+        }
+        // `--eval=CODE`
+        if let Some((opt, _)) = a.split_once('=')
+            && grammar.code.contains(&opt)
+        {
+            return Route::Inline { lane, code: arg };
+        }
+        if grammar.value.contains(&a) {
+            i += 2;
+            continue;
+        }
+        if grammar.bundles && !a.starts_with("--") {
+            // `-uc CODE`, `-lne CODE`, `-mjson.tool`: the first letter that
+            // takes a value ends the bundle.
+            let letters: Vec<char> = a[1..].chars().collect();
+            for (k, letter) in letters.iter().enumerate() {
+                let option = format!("-{letter}");
+                let rest_empty = k + 1 == letters.len();
+                if grammar.code.contains(&option.as_str()) {
+                    return if rest_empty {
+                        match args.get(i + 1) {
+                            Some(code) => Route::Inline { lane, code },
+                            None => Route::Lexicon,
+                        }
+                    } else {
+                        // `-cprint(1)`: the code is glued on.
+                        Route::Inline { lane, code: arg }
+                    };
+                }
+                if grammar.glued.contains(&option.as_str()) {
+                    break;
+                }
+                if grammar.lexicon.contains(&option.as_str()) {
+                    return Route::Lexicon;
+                }
+                if grammar.value.contains(&option.as_str()) {
+                    if rest_empty {
+                        i += 1;
+                    }
+                    break;
+                }
+            }
+        }
+        i += 1;
+    }
+    Route::Stdin { lane }
+}
+
+/// The code of an inline route whose option is glued to it (`-cCODE`,
+/// `--eval=CODE`): the text after the option.
+pub fn glued_code(word: &Word, interpreter_lane: Lane) -> Option<String> {
+    let v = word.value.as_str();
+    if let Some((opt, code)) = v.split_once('=')
+        && opt.starts_with("--")
+    {
+        return Some(code.to_string());
+    }
+    if !v.starts_with('-') || v.starts_with("--") {
+        return None;
+    }
+    let letter = match interpreter_lane {
+        Lane::Code(Language::Python) => 'c',
+        _ => 'e',
+    };
+    v.find(letter).map(|at| v[at + 1..].to_string())
+}
+
+fn deno<'w>(args: &'w [Word]) -> Route<'w> {
+    let js = Lane::Code(Language::JavaScript);
+    let Some(sub) = args.iter().position(|a| !a.value.starts_with('-')) else {
+        return Route::Lexicon;
+    };
+    match args[sub].value.as_str() {
+        "eval" => match args[sub + 1..].iter().find(|a| !a.value.starts_with('-')) {
+            Some(code) => Route::Inline { lane: js, code },
+            None => Route::Lexicon,
+        },
+        "run" => match args[sub + 1..].iter().find(|a| !a.value.starts_with('-')) {
+            Some(path) if is_script_path(&path.value) => Route::File { lane: js, path },
+            _ => Route::Lexicon,
+        },
+        _ => Route::Lexicon,
+    }
+}
+
+fn bun<'w>(args: &'w [Word]) -> Route<'w> {
+    let js = Lane::Code(Language::JavaScript);
+    let mut i = 0;
+    while let Some(arg) = args.get(i) {
+        match arg.value.as_str() {
+            "-e" | "--eval" | "-p" | "--print" => {
+                return match args.get(i + 1) {
+                    Some(code) => Route::Inline { lane: js, code },
+                    None => Route::Lexicon,
+                };
+            }
+            "run" => {
+                return match args.get(i + 1) {
+                    Some(path) if is_script_path(&path.value) => Route::File { lane: js, path },
+                    _ => Route::Lexicon,
+                };
+            }
+            a if a.starts_with('-') => i += 1,
+            _ if is_script_path(&arg.value) => {
+                return Route::File {
+                    lane: js,
+                    path: arg,
+                };
+            }
+            _ => return Route::Lexicon,
+        }
+    }
+    Route::Lexicon
+}
+
+/// A path that names a JavaScript or TypeScript file (`bun x.ts`), not a
+/// package script (`bun run build`).
+fn is_script_path(path: &str) -> bool {
+    [".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".jsx", ".tsx"]
+        .iter()
+        .any(|ext| path.ends_with(ext))
+}
+
+/// The lane for a script run by its own path (`./fix.py`), from its
+/// `#!` line, else its extension; `None` for a shell script or an unknown
+/// kind. The bool is true for a shell script.
+pub fn lane_of_script(path: &str, first_line: &str) -> Option<Result<Lane, ()>> {
+    let shebang = first_line.strip_prefix("#!").map(|s| {
+        let mut words = s.split_whitespace();
+        let first = words.next().unwrap_or("");
+        let program = if first.ends_with("/env") {
+            words.find(|w| !w.starts_with('-')).unwrap_or("")
+        } else {
+            first
+        };
+        program.rsplit('/').next().unwrap_or("").to_string()
+    });
+    let name = match shebang {
+        Some(program) => program,
+        None => {
+            let ext = path.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
+            match ext {
+                "py" => "python".into(),
+                "js" | "mjs" | "cjs" => "node".into(),
+                "sh" | "bash" => "sh".into(),
+                "pl" => "perl".into(),
+                "rb" => "ruby".into(),
+                _ => return None,
+            }
+        }
+    };
+    let trimmed = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    if crate::rules::is_shell(&name) || crate::rules::is_shell(trimmed) {
+        return Some(Err(()));
+    }
+    let empty: [Word; 0] = [];
+    match route(trimmed, &empty) {
+        Route::Stdin { lane } => Some(Ok(lane)),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(line: &str) -> Vec<Word> {
+        line.split(' ').map(Word::literal).collect()
+    }
+
+    fn kind(interpreter: &str, line: &str) -> String {
+        let w = words(line);
+        match route(interpreter, &w) {
+            Route::Inline { code, .. } => format!("inline {}", code.value),
+            Route::Stdin { .. } => "stdin".into(),
+            Route::File { path, .. } => format!("file {}", path.value),
+            Route::Lexicon => "lexicon".into(),
+        }
+    }
+
+    #[test]
+    fn python_command_lines() {
+        assert_eq!(kind("python3", "-c X"), "inline X");
+        assert_eq!(kind("python3", "-u -c X"), "inline X");
+        assert_eq!(kind("python3", "-uc X"), "inline X");
+        assert_eq!(kind("python3", "-cX"), "inline -cX");
+        assert_eq!(kind("python3", "-"), "stdin");
+        assert_eq!(kind("python3", "-u"), "stdin");
+        assert_eq!(kind("python3", "-W ignore fix.py a"), "file fix.py");
+        assert_eq!(kind("python3", "-m pytest"), "lexicon");
+        assert_eq!(kind("python3", "-mpytest"), "lexicon");
+        assert_eq!(kind("python3", "--version"), "lexicon");
+    }
+
+    #[test]
+    fn javascript_command_lines() {
+        assert_eq!(kind("node", "-e X"), "inline X");
+        assert_eq!(kind("node", "--input-type=module -e X"), "inline X");
+        assert_eq!(kind("node", "--eval=X"), "inline --eval=X");
+        assert_eq!(kind("node", "-r dotenv/config build.js"), "file build.js");
+        assert_eq!(kind("node", "--test"), "lexicon");
+        assert_eq!(kind("deno", "eval X"), "inline X");
+        assert_eq!(kind("deno", "run -A main.ts"), "file main.ts");
+        assert_eq!(kind("bun", "-e X"), "inline X");
+        assert_eq!(kind("bun", "run build"), "lexicon");
+        assert_eq!(kind("bun", "x.ts"), "file x.ts");
+        assert_eq!(kind("tsx", "-e X"), "inline X");
+        assert_eq!(kind("perl", "-lne X f"), "inline X");
+        assert_eq!(kind("perl", "-pi -e X f"), "inline X");
+        assert_eq!(kind("perl", "-i.bak -pe X f"), "inline X");
+        assert_eq!(kind("perl", "-Mstrict -e X"), "inline X");
+        assert_eq!(kind("perl", "-c x.pl"), "lexicon");
+    }
+
+    #[test]
+    fn glued_code_is_split_off() {
+        let py = Lane::Code(Language::Python);
+        assert_eq!(
+            glued_code(&Word::literal("-cprint(1)"), py).as_deref(),
+            Some("print(1)")
+        );
+        assert_eq!(
+            glued_code(&Word::literal("--eval=1"), py).as_deref(),
+            Some("1")
+        );
+        assert_eq!(glued_code(&Word::literal("print(1)"), py), None);
+    }
+
+    #[test]
+    fn scripts_by_path_pick_their_lane() {
+        assert_eq!(
+            lane_of_script("x.py", ""),
+            Some(Ok(Lane::Code(Language::Python)))
+        );
+        assert_eq!(
+            lane_of_script("x", "#!/usr/bin/env node"),
+            Some(Ok(Lane::Code(Language::JavaScript)))
+        );
+        assert_eq!(lane_of_script("x", "#!/bin/bash -e"), Some(Err(())));
+        assert_eq!(lane_of_script("x.txt", ""), None);
+    }
+}

@@ -1,0 +1,341 @@
+//! The token scan for interpreters without a grammar here: Perl, Ruby, PHP
+//! and Lua. It can only raise a verdict, never lower one: these programs
+//! stay exec (SIGNED) in the lexicon, and the scan adds what it recognises:
+//! calls that spawn, delete, write or eval, and the literal shell lines
+//! handed to `system`, `exec`, backticks and their kin, which go back to
+//! the shell lane (so `perl -e 'system("rm -rf /")'` meets the floor).
+//!
+//! Takes the program text and the language; returns [`super::Found`]
+//! effects.
+
+use super::{Found, Handoff, one_line};
+use crate::rules::CodeEffect;
+
+/// Call names that hand a string to a shell, per language.
+const SHELL_CALLS: &[(&str, &[&str])] = &[
+    ("perl", &["system", "exec", "qx", "readpipe"]),
+    (
+        "ruby",
+        &[
+            "system",
+            "exec",
+            "spawn",
+            "IO.popen",
+            "Open3.capture2",
+            "Open3.capture3",
+            "Open3.popen3",
+            "%x",
+        ],
+    ),
+    (
+        "php",
+        &[
+            "system",
+            "exec",
+            "shell_exec",
+            "passthru",
+            "popen",
+            "proc_open",
+            "pcntl_exec",
+        ],
+    ),
+    ("lua", &["os.execute", "io.popen"]),
+];
+
+/// Tokens that delete, write or evaluate, per language.
+const TOKENS: &[(&str, CodeEffect, &[&str])] = &[
+    (
+        "perl",
+        CodeEffect::Delete,
+        &["unlink", "rmtree", "remove_tree", "rmdir"],
+    ),
+    (
+        "perl",
+        CodeEffect::Write,
+        &[
+            "open",
+            "rename",
+            "chmod",
+            "chown",
+            "mkdir",
+            "make_path",
+            "copy",
+            "move",
+            "symlink",
+            "truncate",
+        ],
+    ),
+    ("perl", CodeEffect::Dynamic, &["eval"]),
+    (
+        "perl",
+        CodeEffect::Network,
+        &["IO::Socket", "LWP", "HTTP::Tiny", "Net::", "Socket"],
+    ),
+    (
+        "ruby",
+        CodeEffect::Delete,
+        &[
+            "File.delete",
+            "File.unlink",
+            "FileUtils.rm",
+            "FileUtils.rm_r",
+            "FileUtils.rm_rf",
+            "FileUtils.remove",
+            "Dir.rmdir",
+            "FileUtils.rmdir",
+        ],
+    ),
+    (
+        "ruby",
+        CodeEffect::Write,
+        &[
+            "File.write",
+            "File.open",
+            "IO.write",
+            "File.rename",
+            "FileUtils.mv",
+            "FileUtils.cp",
+            "FileUtils.mkdir",
+            "FileUtils.touch",
+            "File.chmod",
+            "FileUtils.chmod",
+        ],
+    ),
+    (
+        "ruby",
+        CodeEffect::Dynamic,
+        &["eval", "instance_eval", "class_eval", "send"],
+    ),
+    (
+        "ruby",
+        CodeEffect::Network,
+        &["Net::HTTP", "open-uri", "TCPSocket", "URI.open", "Socket"],
+    ),
+    ("php", CodeEffect::Delete, &["unlink", "rmdir"]),
+    (
+        "php",
+        CodeEffect::Write,
+        &[
+            "file_put_contents",
+            "fopen",
+            "fwrite",
+            "rename",
+            "copy",
+            "mkdir",
+            "chmod",
+            "chown",
+            "touch",
+            "symlink",
+        ],
+    ),
+    (
+        "php",
+        CodeEffect::Dynamic,
+        &["eval", "assert", "create_function", "include", "require"],
+    ),
+    (
+        "php",
+        CodeEffect::Network,
+        &[
+            "curl_exec",
+            "fsockopen",
+            "file_get_contents(\"http",
+            "file_get_contents('http",
+            "stream_socket_client",
+        ],
+    ),
+    ("lua", CodeEffect::Delete, &["os.remove"]),
+    ("lua", CodeEffect::Write, &["io.open", "os.rename"]),
+    (
+        "lua",
+        CodeEffect::Dynamic,
+        &["loadstring", "load", "dofile", "loadfile"],
+    ),
+    ("lua", CodeEffect::Network, &["socket."]),
+];
+
+/// Scans `code` written in `language` (`perl`, `ruby`, `php`, `lua`).
+pub fn scan(language: &str, code: &str) -> Vec<Found> {
+    let mut found = Vec::new();
+    for (lang, calls) in SHELL_CALLS {
+        if *lang != language {
+            continue;
+        }
+        for call in *calls {
+            for at in token_positions(code, call) {
+                let after = &code[at + call.len()..];
+                let handoff = match first_string(after) {
+                    Some(line) => Handoff::Line(line),
+                    None => Handoff::Unknown(one_line(clip_at(&code[at..], 80))),
+                };
+                found.push(effect(
+                    CodeEffect::Spawn,
+                    &code[at..],
+                    code,
+                    at,
+                    Some(handoff),
+                ));
+            }
+        }
+    }
+    // Backticks run a shell in Perl, Ruby and PHP.
+    if language != "lua" {
+        let mut rest = code;
+        let mut offset = 0;
+        while let Some(start) = rest.find('`') {
+            let Some(len) = rest[start + 1..].find('`') else {
+                break;
+            };
+            let inner = &rest[start + 1..start + 1 + len];
+            let handoff = if inner.contains(['$', '@', '#']) {
+                Handoff::Unknown(one_line(inner))
+            } else {
+                Handoff::Line(inner.to_string())
+            };
+            found.push(effect(
+                CodeEffect::Spawn,
+                &rest[start..],
+                code,
+                offset + start,
+                Some(handoff),
+            ));
+            offset += start + len + 2;
+            rest = &rest[start + len + 2..];
+        }
+    }
+    for (lang, kind, tokens) in TOKENS {
+        if *lang != language {
+            continue;
+        }
+        for token in *tokens {
+            if let Some(at) = token_positions(code, token).into_iter().next() {
+                // Perl's `open(F, "<x")` and `open F, "x"` read; a `>` or `|`
+                // in the mode writes or spawns.
+                if *token == "open" && language == "perl" && !code[at..].contains(['>', '|']) {
+                    continue;
+                }
+                if *token == "File.open" && !clip_at(&code[at..], 60).contains(['w', 'a']) {
+                    continue;
+                }
+                if *token == "fopen" && !clip_at(&code[at..], 60).contains(['w', 'a', 'x', '+']) {
+                    continue;
+                }
+                found.push(effect(*kind, &code[at..], code, at, None));
+            }
+        }
+    }
+    found
+}
+
+fn effect(kind: CodeEffect, from: &str, code: &str, at: usize, handoff: Option<Handoff>) -> Found {
+    Found {
+        effect: kind,
+        call: one_line(clip_at(from, 80)),
+        line: code[..at].matches('\n').count() + 1,
+        paths: Vec::new(),
+        equivalent: "",
+        mode: None,
+        handoff,
+    }
+}
+
+fn clip_at(text: &str, max: usize) -> &str {
+    let mut end = text.len().min(max);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let line_end = text[..end].find('\n').unwrap_or(end);
+    &text[..line_end]
+}
+
+/// Where `token` occurs as a whole word (not inside another name) used as
+/// a call: followed by `(`, a string, a variable or a block, not by `/`,
+/// `=` or `.` (a regex, an assignment, a method of something else).
+fn token_positions(code: &str, token: &str) -> Vec<usize> {
+    let is_name = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let word_token = token.chars().last().is_some_and(is_name);
+    code.match_indices(token)
+        .map(|(at, _)| at)
+        .filter(|&at| {
+            let before = code[..at].chars().next_back();
+            let rest = &code[at + token.len()..];
+            let after = rest.chars().next();
+            if before.is_some_and(|c| is_name(c) || matches!(c, '$' | '@' | '%' | '.' | '/' | ':'))
+                && !token.contains("::")
+            {
+                return false;
+            }
+            if !word_token {
+                return true;
+            }
+            if after.is_some_and(is_name) {
+                return false;
+            }
+            // `qx{…}`, `qx/…/`, `%x(…)`: any delimiter.
+            if matches!(token, "qx" | "%x") {
+                return after.is_some_and(|c| c.is_ascii_punctuation());
+            }
+            let next = rest.trim_start().chars().next();
+            let spaced = rest.starts_with([' ', '\t']);
+            match next {
+                Some('(' | '"' | '\'' | '$' | '@' | '{' | '`') => true,
+                Some(c) if is_name(c) => spaced,
+                _ => false,
+            }
+        })
+        .take(32)
+        .collect()
+}
+
+/// The first string literal right after a call name: `("…")`, ` '…'`,
+/// `q{…}`, `{…}` (Perl `qx{}`). `None` when the argument is not a plain
+/// literal (an interpolated variable, a list, a function call).
+fn first_string(after: &str) -> Option<String> {
+    let t = after.trim_start().trim_start_matches('(').trim_start();
+    let mut chars = t.chars();
+    let open = chars.next()?;
+    let close = match open {
+        '"' | '\'' => open,
+        '{' => '}',
+        '/' | '|' | '!' => open,
+        _ => return None,
+    };
+    let body: String = chars.take_while(|c| *c != close).collect();
+    if !t[open.len_utf8() + body.len()..].starts_with(close) {
+        return None;
+    }
+    // Double quotes interpolate in Perl, Ruby (`#{}`) and PHP.
+    if open != '\'' && body.contains(['$', '@', '#']) {
+        return None;
+    }
+    let rest = t[open.len_utf8() + body.len() + 1..].trim_start();
+    // `system("rm", "-rf", $x)`: a list, not one line.
+    if rest.starts_with(',') {
+        return None;
+    }
+    Some(body)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shell_lines_are_handed_over() {
+        let f = scan("perl", "system(\"rm -rf /\")");
+        assert!(matches!(&f[0].handoff, Some(Handoff::Line(l)) if l == "rm -rf /"));
+        let f = scan("ruby", "puts `git push --force`");
+        assert!(matches!(&f[0].handoff, Some(Handoff::Line(l)) if l == "git push --force"));
+        let f = scan("php", "shell_exec('ls')");
+        assert!(matches!(&f[0].handoff, Some(Handoff::Line(l)) if l == "ls"));
+        let f = scan("perl", "system(\"rm\", \"-rf\", $d)");
+        assert!(matches!(&f[0].handoff, Some(Handoff::Unknown(_))));
+    }
+
+    #[test]
+    fn plain_programs_find_nothing() {
+        assert!(scan("perl", "print \"hi\\n\"; my @a = (1, 2);").is_empty());
+        assert!(scan("perl", "while (<>) { print if /system/ }").is_empty());
+        assert!(scan("ruby", "puts [1,2].map { |x| x * 2 }").is_empty());
+    }
+}
