@@ -18,6 +18,9 @@ use crate::verdict::{Decision, Effect, Finding, Verdict};
 use std::collections::HashMap;
 use std::path::PathBuf;
 
+mod code;
+use code::ScriptKind;
+
 /// The rule families besides the floor and the lexicon, for `portcullis rules`.
 pub const RULE_FAMILIES: &[(&str, &str)] = &[
     ("parse.error", "SIGNED: the command does not parse as shell"),
@@ -110,6 +113,8 @@ struct Run<'a> {
     findings: Vec<Finding>,
     trace: Option<Vec<String>>,
     functions: Vec<String>,
+    /// Files written by heredocs so far in this command line.
+    written: Vec<code::WrittenScript>,
 }
 
 /// Where one simple command sits: its text, and what its stdin is.
@@ -126,6 +131,7 @@ impl<'a> Run<'a> {
             findings: Vec::new(),
             trace: traced.then(Vec::new),
             functions: Vec::new(),
+            written: Vec::new(),
         }
     }
 
@@ -320,6 +326,7 @@ impl<'a> Run<'a> {
         if let Stdin::File(file) = &command.stdin {
             self.secret_reads("<", std::slice::from_ref(file), &command.text, depth);
         }
+        self.remember_written(site, cwd.as_deref());
         if command.words.is_empty() {
             return;
         }
@@ -549,6 +556,19 @@ impl<'a> Run<'a> {
             self.test_runner(written, part, depth);
             return;
         }
+        if is_script
+            && self.script_file(
+                written,
+                ScriptKind::ByName,
+                head,
+                site,
+                depth,
+                local_cwd.clone(),
+            )
+        {
+            self.wrapper_floor(floor_wrapper, floor_class, Effect::Inspect, part);
+            return;
+        }
         if is_script {
             self.note(depth, || {
                 format!("verb: {written} is a program run by path")
@@ -569,10 +589,12 @@ impl<'a> Run<'a> {
         } else {
             local_cwd
         };
-        if feeds::INTERPRETERS.contains(&verb)
-            || lexicon::lookup(verb).is_some_and(|s| feeds::INTERPRETERS.contains(&s.name()))
+        let interpreter = lexicon::lookup(verb).map_or(verb, |s| s.name());
+        if crate::inline::route::is_interpreter(interpreter)
+            && self.code_route(interpreter, args, site, depth, local_cwd.clone())
         {
-            self.interpreter(verb, args, site, depth);
+            self.wrapper_floor(floor_wrapper, floor_class, Effect::Inspect, part);
+            return;
         }
         if matches!(verb, "source" | ".")
             && let Some(file) = args.first()
@@ -1039,71 +1061,7 @@ impl<'a> Run<'a> {
             self.test_runner(&file.value, part, depth);
             return;
         }
-        self.note(depth, || format!("{who} runs the script {}", file.value));
-        self.find(
-            Effect::Exec.verdict(),
-            "verb.exec",
-            format!(
-                "{who} runs {}, whose content portcullis does not check",
-                limits::clip(&file.value, 120)
-            ),
-            Effect::Exec.remediation(),
-            part,
-        );
-    }
-
-    /// An interpreter (`python`, `node`, `perl` …): its program may come from
-    /// stdin or from a substitution.
-    fn interpreter(&mut self, verb: &str, args: &[Word], site: &Site, depth: usize) {
-        let part = site.command.text.as_str();
-        // A program given inline (`-c`, `-e`) that is a substitution.
-        for (i, arg) in args.iter().enumerate() {
-            if matches!(
-                arg.value.as_str(),
-                "-c" | "-e" | "--eval" | "-p" | "--print" | "-r" | "-E"
-            ) {
-                if let Some(code) = args.get(i + 1) {
-                    match feeds::substitution_producer(code) {
-                        feeds::Producer::Network(_) if code.substitution => {
-                            self.floor(FloorRule::PipeNetworkShell, part, depth)
-                        }
-                        feeds::Producer::Opaque(_) if code.substitution => {
-                            self.floor(FloorRule::PipeOpaqueShell, part, depth)
-                        }
-                        _ => {}
-                    }
-                }
-                return;
-            }
-        }
-        let program = args
-            .iter()
-            .find(|a| !a.value.starts_with('-') || a.value == "-");
-        let reads_stdin = match program {
-            None => !args.iter().any(|a| {
-                matches!(
-                    a.value.as_str(),
-                    "-m" | "--version" | "-V" | "--help" | "-h"
-                )
-            }),
-            Some(p) => p.value == "-",
-        };
-        if reads_stdin && !matches!(site.command.stdin, Stdin::Inherited) {
-            match feeds::stdin_producer(site.script, site.command) {
-                feeds::Producer::Network(_) => self.floor(FloorRule::PipeNetworkShell, part, depth),
-                feeds::Producer::Opaque(_) => self.floor(FloorRule::PipeOpaqueShell, part, depth),
-                _ => {}
-            }
-        } else if let Some(p) = program
-            && p.substitution
-        {
-            match feeds::substitution_producer(p) {
-                feeds::Producer::Network(_) => self.floor(FloorRule::PipeNetworkShell, part, depth),
-                feeds::Producer::Opaque(_) => self.floor(FloorRule::PipeOpaqueShell, part, depth),
-                _ => {}
-            }
-        }
-        let _ = verb;
+        self.script_file(who, ScriptKind::Shell, file, site, depth, cwd);
     }
 }
 
