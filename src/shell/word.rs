@@ -106,7 +106,16 @@ fn append(node: Node, src: &[u8], vars: &Vars, word: &mut Word, depth: usize) {
             // anonymous `"` nodes. Text between children that no child
             // covers (possible around escapes) is taken from the source.
             let mut cursor = node.walk();
+            let mut covered = node.start_byte();
             for child in node.children(&mut cursor) {
+                // tree-sitter leaves some of the quoted text (newlines
+                // between lines) outside every child: it is literal.
+                if child.start_byte() > covered
+                    && let Some(gap) = src.get(covered..child.start_byte())
+                {
+                    unescape_double_quoted(&String::from_utf8_lossy(gap), word);
+                }
+                covered = covered.max(child.end_byte());
                 match child.kind() {
                     "\"" | "$\"" => {}
                     "string_content" => unescape_double_quoted(text(child, src), word),
@@ -340,5 +349,16 @@ mod tests {
         assert_eq!(decode_ansi_c(r"a\tb"), "a\tb");
         assert_eq!(decode_ansi_c(r"it\'s"), "it's");
         assert_eq!(decode_ansi_c(r"\xc3\xa9"), "é");
+    }
+}
+
+#[cfg(test)]
+mod quoting_tests {
+    #[test]
+    fn double_quotes_keep_their_newlines() {
+        let s = crate::shell::parse("python3 -c \"\nimport os\n  print(1)\n\" x");
+        assert_eq!(s.commands[0].words[2].value, "\nimport os\n  print(1)\n");
+        let s = crate::shell::parse("echo \"a\n$HOME\nb\"");
+        assert_eq!(s.commands[0].words[1].value, "a\n$HOME\nb");
     }
 }
