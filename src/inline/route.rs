@@ -194,9 +194,10 @@ fn read<'w>(grammar: &Grammar, lane: Lane, args: &'w [Word]) -> Route<'w> {
     let mut i = 0;
     while let Some(arg) = args.get(i) {
         let a = arg.value.as_str();
-        if arg.dynamic && i == 0 && a.starts_with('$') {
-            // An option only known at run time: it may be `-c`.
-            return Route::Stdin { lane };
+        if arg.dynamic && a.starts_with('$') {
+            // A program (or an option such as `-c`) only known at run time:
+            // nobody can read what it runs.
+            return Route::File { lane, path: arg };
         }
         if a == "-" {
             return Route::Stdin { lane };
