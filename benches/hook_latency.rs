@@ -98,6 +98,20 @@ fn main() {
             .map(|i| format!("x{i} = sum(range({i}))\n"))
             .collect::<String>()
     );
+    // 50 lines an agent might write: imports, aliases, reads, a write, a
+    // subprocess whose argv goes back to the shell lane.
+    let agent_py = format!(
+        "python3 - <<'PY'\nimport os, json, subprocess as sp\nfrom pathlib import Path\n{}data = json.load(open('package.json'))\nPath('out.txt').write_text(str(data))\nprint(sp.run(['git', 'status'], capture_output=True).stdout)\nPY",
+        (0..45)
+            .map(|i| format!("v{i} = [os.path.join('src', str(n)) for n in range({i})]\n"))
+            .collect::<String>()
+    );
+    let agent_js = format!(
+        "node - <<'JS'\nconst fs = require('fs');\nconst {{ execSync: run }} = require('child_process');\n{}fs.writeFileSync('out.json', JSON.stringify(v1));\nconsole.log(run('git status').toString());\nJS",
+        (0..46)
+            .map(|i| format!("const v{i} = [1, 2, 3].map((x) => x * {i}).filter(Boolean);\n"))
+            .collect::<String>()
+    );
     let cases: Vec<(&str, String)> = vec![
         ("plain inspect", "git status".into()),
         ("long pipeline", "cd repo && cargo test 2>&1 | grep -E 'FAILED|panicked' | sort | uniq -c | sort -rn | head -30".into()),
@@ -105,12 +119,15 @@ fn main() {
         ("bash -c nesting", "bash -c \"sh -c 'bash -c \\\"git status && ls -la\\\"'\"".into()),
         ("python -c", "python3 -c 'import json,sys; print(json.load(sys.stdin)[\"name\"])' < package.json".into()),
         ("50-line heredoc to python", heredoc_py),
+        ("50-line agent python (lane)", agent_py),
+        ("50-line agent node (lane)", agent_js),
     ];
     println!("hook latency: {runs} runs per case, interleaved with the empty program");
     println!(
         "| case | empty median | empty p95 | portcullis median | portcullis p95 | ratio (median) | peak RSS |"
     );
     println!("|---|---|---|---|---|---|---|");
+    let mut medians = Vec::new();
     for (name, command) in &cases {
         let body = request(command);
         let mut empty = Vec::with_capacity(runs);
@@ -126,6 +143,7 @@ fn main() {
         ours.sort();
         let (em, ep) = (percentile(&empty, 0.5), percentile(&empty, 0.95));
         let (om, op) = (percentile(&ours, 0.5), percentile(&ours, 0.95));
+        medians.push((*name, om));
         println!(
             "| {name} | {:.3} ms | {:.3} ms | {:.3} ms | {:.3} ms | {:.2}x | {:.1} MiB |",
             em.as_secs_f64() * 1e3,
@@ -135,5 +153,16 @@ fn main() {
             om.as_secs_f64() / em.as_secs_f64(),
             peak as f64 / 1024.0
         );
+    }
+    // What an inline lane adds to a whole hook call: its median minus the
+    // median of a plain shell command measured in the same run.
+    if let Some((_, plain)) = medians.first() {
+        for (name, median) in medians
+            .iter()
+            .filter(|(n, _)| n.contains("python") || n.contains("node"))
+        {
+            let added = median.as_secs_f64() - plain.as_secs_f64();
+            println!("{name}: adds {:.3} ms over `git status`", added * 1e3);
+        }
     }
 }

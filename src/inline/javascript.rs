@@ -9,7 +9,7 @@
 //! and global, as in the Python lane.
 
 use super::value::{self, Value};
-use super::{Analysis, Args, Callee, Findings, Language, MAX_DEPTH};
+use super::{Analysis, Args, Callee, Fields, Findings, Language, MAX_DEPTH};
 use crate::rules::CodeEffect;
 use std::collections::HashMap;
 use tree_sitter::{Node, Parser};
@@ -21,16 +21,21 @@ const GLOBALS: &[&str] = &[
     "module", "navigator", "process", "require", "setImmediate", "setInterval", "setTimeout",
 ];
 
+/// Node's built-in modules, which `node -e` and `node -p` make globals.
+#[rustfmt::skip]
+const NODE_MODULES: &[&str] = &[
+    "child_process", "cluster", "crypto", "dgram", "dns", "fs", "http", "http2", "https", "net",
+    "os", "path", "readline", "stream", "tls", "url", "util", "vm", "worker_threads", "zlib",
+];
+
 /// Names of the global object itself (`globalThis.eval` is `eval`).
 const GLOBAL_OBJECTS: &[&str] = &["global", "globalThis", "self", "window"];
 
 /// Reads JavaScript `code`; `depth` counts code-in-code levels entered.
 pub fn analyse(code: &str, depth: usize) -> Analysis {
+    let language: tree_sitter::Language = tree_sitter_javascript::LANGUAGE.into();
     let mut parser = Parser::new();
-    if parser
-        .set_language(&tree_sitter_javascript::LANGUAGE.into())
-        .is_err()
-    {
+    if parser.set_language(&language).is_err() {
         return Analysis {
             found: Vec::new(),
             unparsable: Some("the JavaScript grammar did not load".into()),
@@ -46,6 +51,7 @@ pub fn analyse(code: &str, depth: usize) -> Analysis {
     let root = tree.root_node();
     let mut lane = Lane {
         src: code.as_bytes(),
+        fields: Fields::new(&language, FIELDS),
         env: HashMap::new(),
         findings: Findings::new(Language::JavaScript, depth),
     };
@@ -57,8 +63,29 @@ pub fn analyse(code: &str, depth: usize) -> Analysis {
     analysis
 }
 
+/// The grammar's fields the lane reads.
+const FIELDS: &[&str] = &[
+    "alias",
+    "arguments",
+    "constructor",
+    "function",
+    "index",
+    "key",
+    "left",
+    "name",
+    "object",
+    "operator",
+    "property",
+    "right",
+    "source",
+    "value",
+    "parameters",
+    "parameter",
+];
+
 struct Lane<'s> {
     src: &'s [u8],
+    fields: Fields,
     env: HashMap<String, Value>,
     findings: Findings,
 }
@@ -114,24 +141,24 @@ impl<'s> Lane<'s> {
             | "shorthand_property_identifier"
             | "statement_identifier" => {}
             "variable_declarator" => {
-                if let Some(value) = node.child_by_field_name("value") {
+                if let Some(value) = self.fields.child(node, "value") {
                     // `const f = fs.rmSync` only names the function.
                     if !matches!(value.kind(), "identifier" | "member_expression") {
                         self.visit(value, depth + 1);
                     }
                     let v = self.eval(value, 0);
-                    if let Some(name) = node.child_by_field_name("name") {
+                    if let Some(name) = self.fields.child(node, "name") {
                         self.bind(name, v, depth);
                     }
                 }
             }
             "assignment_expression" => {
-                if let Some(right) = node.child_by_field_name("right") {
+                if let Some(right) = self.fields.child(node, "right") {
                     if !matches!(right.kind(), "identifier" | "member_expression") {
                         self.visit(right, depth + 1);
                     }
                     let v = self.eval(right, 0);
-                    if let Some(left) = node.child_by_field_name("left") {
+                    if let Some(left) = self.fields.child(node, "left") {
                         self.bind(left, v, depth);
                     }
                 }
@@ -141,7 +168,7 @@ impl<'s> Lane<'s> {
                 self.reference(node, depth)
             }
             "function_declaration" | "generator_function_declaration" | "class_declaration" => {
-                if let Some(name) = node.child_by_field_name("name") {
+                if let Some(name) = self.fields.child(node, "name") {
                     self.env
                         .insert(self.text(name).to_string(), Value::Function);
                 }
@@ -151,7 +178,7 @@ impl<'s> Lane<'s> {
                 self.visit_named_except(node, &["name", "parameters", "parameter"], depth);
             }
             "pair" => {
-                if let Some(value) = node.child_by_field_name("value") {
+                if let Some(value) = self.fields.child(node, "value") {
                     self.visit(value, depth + 1);
                 }
             }
@@ -172,7 +199,7 @@ impl<'s> Lane<'s> {
     fn visit_named_except(&mut self, node: Node, fields: &[&str], depth: usize) {
         let skip: Vec<Node> = fields
             .iter()
-            .filter_map(|f| node.child_by_field_name(f))
+            .filter_map(|f| self.fields.child(node, f))
             .collect();
         let mut cursor = node.walk();
         let children: Vec<Node> = node.named_children(&mut cursor).collect();
@@ -202,8 +229,8 @@ impl<'s> Lane<'s> {
                         }
                         "pair_pattern" => {
                             let (Some(key), Some(inner)) = (
-                                child.child_by_field_name("key"),
-                                child.child_by_field_name("value"),
+                                self.fields.child(child, "key"),
+                                self.fields.child(child, "value"),
                             ) else {
                                 continue;
                             };
@@ -213,7 +240,7 @@ impl<'s> Lane<'s> {
                             };
                             let v = self.member(&value, &key);
                             let inner = match inner.kind() {
-                                "assignment_pattern" => inner.child_by_field_name("left"),
+                                "assignment_pattern" => self.fields.child(inner, "left"),
                                 _ => Some(inner),
                             };
                             if let Some(inner) = inner {
@@ -221,7 +248,7 @@ impl<'s> Lane<'s> {
                             }
                         }
                         "object_assignment_pattern" => {
-                            if let Some(left) = child.child_by_field_name("left") {
+                            if let Some(left) = self.fields.child(child, "left") {
                                 let name = self.text(left).to_string();
                                 let v = self.member(&value, &name);
                                 self.bind(left, v, depth);
@@ -239,7 +266,7 @@ impl<'s> Lane<'s> {
                 }
             }
             "member_expression" | "subscript_expression" => {
-                if let Some(object) = target.child_by_field_name("object") {
+                if let Some(object) = self.fields.child(target, "object") {
                     self.visit(object, depth + 1);
                 }
             }
@@ -255,7 +282,7 @@ impl<'s> Lane<'s> {
     }
 
     fn import(&mut self, node: Node) {
-        let Some(source) = node.child_by_field_name("source") else {
+        let Some(source) = self.fields.child(node, "source") else {
             return;
         };
         let Some(spec) = self.string(source).as_text().map(module_name) else {
@@ -285,10 +312,10 @@ impl<'s> Lane<'s> {
                         let mut c2 = part.walk();
                         let specs: Vec<Node> = part.named_children(&mut c2).collect();
                         for s in specs {
-                            let Some(name) = s.child_by_field_name("name") else {
+                            let Some(name) = self.fields.child(s, "name") else {
                                 continue;
                             };
-                            let alias = s.child_by_field_name("alias").unwrap_or(name);
+                            let alias = self.fields.child(s, "alias").unwrap_or(name);
                             let imported = match name.kind() {
                                 "string" => self.string(name).as_text().unwrap_or("").to_string(),
                                 _ => self.text(name).to_string(),
@@ -311,10 +338,10 @@ impl<'s> Lane<'s> {
     fn reference(&mut self, node: Node, depth: usize) {
         if node.kind() == "subscript_expression"
             && let (Some(object), Some(index)) = (
-                node.child_by_field_name("object"),
-                node.child_by_field_name("index"),
+                self.fields.child(node, "object"),
+                self.fields.child(node, "index"),
             )
-            && matches!(self.eval(object, 0), Value::Module(_) | Value::Name(_))
+            && matches!(self.eval(object, 0), Value::Module(_))
             && self.eval(index, 0).as_text().is_none()
         {
             // `fs[name]`, `globalThis[x]`: a member only known at run time.
@@ -329,7 +356,7 @@ impl<'s> Lane<'s> {
             }
             _ => {
                 for field in ["object", "index"] {
-                    if let Some(child) = node.child_by_field_name(field) {
+                    if let Some(child) = self.fields.child(node, field) {
                         self.visit(child, depth + 1);
                     }
                 }
@@ -338,23 +365,24 @@ impl<'s> Lane<'s> {
     }
 
     fn call(&mut self, node: Node, depth: usize) {
-        let function = node
-            .child_by_field_name("function")
-            .or_else(|| node.child_by_field_name("constructor"));
-        let arguments = node.child_by_field_name("arguments");
+        let function = self
+            .fields
+            .child(node, "function")
+            .or_else(|| self.fields.child(node, "constructor"));
+        let arguments = self.fields.child(node, "arguments");
         if let Some(f) = function {
             match f.kind() {
                 "identifier" | "import" => {}
                 "member_expression" | "subscript_expression" => {
                     // A name chain (`fs.rmSync.call`) is the callee itself;
                     // anything else may hold calls of its own.
-                    if let Some(object) = f.child_by_field_name("object")
+                    if let Some(object) = self.fields.child(f, "object")
                         && !matches!(self.eval(object, 0), Value::Name(_) | Value::Module(_))
                     {
                         self.visit(object, depth + 1);
                     }
                     if f.kind() == "subscript_expression"
-                        && let Some(index) = f.child_by_field_name("index")
+                        && let Some(index) = self.fields.child(f, "index")
                     {
                         self.visit(index, depth + 1);
                     }
@@ -377,10 +405,13 @@ impl<'s> Lane<'s> {
                 // `fs[x](…)`: a member chosen at run time.
                 function.is_some_and(|f| {
                     f.kind() == "subscript_expression"
-                        && f.child_by_field_name("object").is_some_and(|o| {
-                            matches!(self.eval(o, 0), Value::Module(_) | Value::Name(_))
-                        })
-                        && f.child_by_field_name("index")
+                        && self
+                            .fields
+                            .child(f, "object")
+                            .is_some_and(|o| matches!(self.eval(o, 0), Value::Module(_)))
+                        && self
+                            .fields
+                            .child(f, "index")
                             .is_some_and(|i| self.eval(i, 0).as_text().is_none())
                 })
             }
@@ -412,15 +443,17 @@ impl<'s> Lane<'s> {
         if matches!(
             function.kind(),
             "member_expression" | "subscript_expression"
-        ) && let Some(object) = function.child_by_field_name("object")
+        ) && let Some(object) = self.fields.child(function, "object")
         {
             let receiver = self.eval(object, 0);
             let member = match function.kind() {
-                "member_expression" => function
-                    .child_by_field_name("property")
+                "member_expression" => self
+                    .fields
+                    .child(function, "property")
                     .map(|p| self.text(p).to_string()),
-                _ => function
-                    .child_by_field_name("index")
+                _ => self
+                    .fields
+                    .child(function, "index")
                     .and_then(|i| self.eval(i, 0).as_text().map(str::to_string)),
             };
             let Some(member) = member else {
@@ -493,6 +526,8 @@ impl<'s> Lane<'s> {
                 }
                 if GLOBALS.contains(&name) {
                     Value::Name(name.to_string())
+                } else if NODE_MODULES.contains(&name) {
+                    Value::Module(name.to_string())
                 } else if GLOBAL_OBJECTS.contains(&name) {
                     Value::Module(String::new())
                 } else if name == "__dirname" {
@@ -503,8 +538,8 @@ impl<'s> Lane<'s> {
             }
             "member_expression" => {
                 let (Some(object), Some(property)) = (
-                    node.child_by_field_name("object"),
-                    node.child_by_field_name("property"),
+                    self.fields.child(node, "object"),
+                    self.fields.child(node, "property"),
                 ) else {
                     return Value::Unknown;
                 };
@@ -513,8 +548,8 @@ impl<'s> Lane<'s> {
             }
             "subscript_expression" => {
                 let (Some(object), Some(index)) = (
-                    node.child_by_field_name("object"),
-                    node.child_by_field_name("index"),
+                    self.fields.child(node, "object"),
+                    self.fields.child(node, "index"),
                 ) else {
                     return Value::Unknown;
                 };
@@ -545,9 +580,9 @@ impl<'s> Lane<'s> {
             }
             "binary_expression" => {
                 let (Some(left), Some(right), Some(op)) = (
-                    node.child_by_field_name("left"),
-                    node.child_by_field_name("right"),
-                    node.child_by_field_name("operator"),
+                    self.fields.child(node, "left"),
+                    self.fields.child(node, "right"),
+                    self.fields.child(node, "operator"),
                 ) else {
                     return Value::Unknown;
                 };
@@ -577,8 +612,8 @@ impl<'s> Lane<'s> {
                 for pair in node.named_children(&mut cursor) {
                     if pair.kind() == "pair"
                         && let (Some(k), Some(v)) = (
-                            pair.child_by_field_name("key"),
-                            pair.child_by_field_name("value"),
+                            self.fields.child(pair, "key"),
+                            self.fields.child(pair, "value"),
                         )
                     {
                         let key = match k.kind() {
@@ -606,10 +641,11 @@ impl<'s> Lane<'s> {
     /// The value a call returns, for modules and paths; unknown otherwise.
     fn call_value(&self, node: Node, depth: usize) -> Value {
         let callee = self.callee(
-            node.child_by_field_name("function")
-                .or_else(|| node.child_by_field_name("constructor")),
+            self.fields
+                .child(node, "function")
+                .or_else(|| self.fields.child(node, "constructor")),
         );
-        let args = self.args(node.child_by_field_name("arguments"));
+        let args = self.args(self.fields.child(node, "arguments"));
         let first = args.get(0).cloned().unwrap_or_default();
         let _ = depth;
         let Some(name) = callee.name else {

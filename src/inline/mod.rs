@@ -77,6 +77,34 @@ pub fn analyse(language: Language, code: &str, depth: usize) -> Analysis {
     }
 }
 
+/// Field ids of a grammar, looked up once per snippet: tree-sitter's
+/// lookup by name compares against every field name of the grammar, which
+/// made the walk of a 50-line snippet cost more than the parse.
+pub(crate) struct Fields {
+    table: Vec<(&'static str, u16)>,
+}
+
+impl Fields {
+    pub fn new(language: &tree_sitter::Language, names: &[&'static str]) -> Fields {
+        Fields {
+            table: names
+                .iter()
+                .filter_map(|n| language.field_id_for_name(n).map(|id| (*n, id.get())))
+                .collect(),
+        }
+    }
+
+    /// The child of `node` in field `name` (one of the names given to `new`).
+    pub fn child<'t>(
+        &self,
+        node: tree_sitter::Node<'t>,
+        name: &str,
+    ) -> Option<tree_sitter::Node<'t>> {
+        let id = self.table.iter().find(|(n, _)| *n == name)?.1;
+        node.child_by_field_id(id)
+    }
+}
+
 /// The arguments of one call, evaluated.
 #[derive(Debug, Default)]
 pub(crate) struct Args {
@@ -279,7 +307,10 @@ impl Findings {
                     self.analysis.unparsable.get_or_insert(error);
                 }
             }
-            Some(Value::Function | Value::Name(_)) if entry.callback_ok => {}
+            // A function, or a name bound to something unknown (a
+            // parameter: `setTimeout(resolve, 10)`), is a callback; a known
+            // API value (`process.env.CODE`) is a string of code.
+            Some(Value::Function | Value::Unknown) if entry.callback_ok => {}
             None if entry.callback_ok || args.positional.is_empty() && !args.spread => {}
             _ => self.push(CodeEffect::Dynamic, text, line),
         }

@@ -9,7 +9,7 @@
 //! which errs toward finding an effect, never toward missing one.
 
 use super::value::{self, Value};
-use super::{Analysis, Args, Callee, Findings, Language, MAX_DEPTH};
+use super::{Analysis, Args, Callee, Fields, Findings, Language, MAX_DEPTH};
 use crate::rules::CodeEffect;
 use std::collections::HashMap;
 use tree_sitter::{Node, Parser};
@@ -31,11 +31,9 @@ const INTROSPECTION: &[&str] = &[
 
 /// Reads Python `code`; `depth` counts code-in-code levels already entered.
 pub fn analyse(code: &str, depth: usize) -> Analysis {
+    let language: tree_sitter::Language = tree_sitter_python::LANGUAGE.into();
     let mut parser = Parser::new();
-    if parser
-        .set_language(&tree_sitter_python::LANGUAGE.into())
-        .is_err()
-    {
+    if parser.set_language(&language).is_err() {
         return Analysis {
             found: Vec::new(),
             unparsable: Some("the Python grammar did not load".into()),
@@ -50,6 +48,7 @@ pub fn analyse(code: &str, depth: usize) -> Analysis {
     let root = tree.root_node();
     let mut lane = Lane {
         src: code.as_bytes(),
+        fields: Fields::new(&language, FIELDS),
         env: HashMap::new(),
         star: Vec::new(),
         findings: Findings::new(Language::Python, depth),
@@ -62,8 +61,29 @@ pub fn analyse(code: &str, depth: usize) -> Analysis {
     analysis
 }
 
+/// The grammar's fields the lane reads.
+const FIELDS: &[&str] = &[
+    "alias",
+    "arguments",
+    "attribute",
+    "body",
+    "function",
+    "key",
+    "left",
+    "module_name",
+    "name",
+    "object",
+    "operator",
+    "parameters",
+    "right",
+    "subscript",
+    "value",
+    "superclasses",
+];
+
 struct Lane<'s> {
     src: &'s [u8],
+    fields: Fields,
     /// Names bound by imports and assignments.
     env: HashMap<String, Value>,
     /// Modules imported with `from m import *`.
@@ -97,7 +117,7 @@ impl<'s> Lane<'s> {
             "import_from_statement" => self.import_from(node),
             "future_import_statement" | "comment" | "global_statement" | "nonlocal_statement" => {}
             "assignment" | "augmented_assignment" => {
-                if let Some(right) = node.child_by_field_name("right") {
+                if let Some(right) = self.fields.child(node, "right") {
                     // `f = os.system` only names the function: its calls
                     // through `f` are judged.
                     if !matches!(right.kind(), "identifier" | "attribute") {
@@ -108,16 +128,16 @@ impl<'s> Lane<'s> {
                     } else {
                         Value::Unknown
                     };
-                    if let Some(left) = node.child_by_field_name("left") {
+                    if let Some(left) = self.fields.child(node, "left") {
                         self.bind(left, value, depth);
                     }
                 }
             }
             "named_expression" => {
-                if let Some(value) = node.child_by_field_name("value") {
+                if let Some(value) = self.fields.child(node, "value") {
                     self.visit(value, depth + 1);
                     let v = self.eval(value, 0);
-                    if let Some(name) = node.child_by_field_name("name") {
+                    if let Some(name) = self.fields.child(node, "name") {
                         self.env.insert(self.text(name).to_string(), v);
                     }
                 }
@@ -125,39 +145,39 @@ impl<'s> Lane<'s> {
             "call" => self.call(node, depth),
             "attribute" | "identifier" | "subscript" => self.reference(node, depth),
             "function_definition" => {
-                if let Some(name) = node.child_by_field_name("name") {
+                if let Some(name) = self.fields.child(node, "name") {
                     self.env
                         .insert(self.text(name).to_string(), Value::Function);
                 }
-                if let Some(params) = node.child_by_field_name("parameters") {
+                if let Some(params) = self.fields.child(node, "parameters") {
                     self.visit_defaults(params, depth);
                 }
-                if let Some(body) = node.child_by_field_name("body") {
+                if let Some(body) = self.fields.child(node, "body") {
                     self.visit(body, depth + 1);
                 }
             }
             "class_definition" => {
-                if let Some(name) = node.child_by_field_name("name") {
+                if let Some(name) = self.fields.child(node, "name") {
                     self.env.insert(self.text(name).to_string(), Value::Unknown);
                 }
                 for field in ["superclasses", "body"] {
-                    if let Some(child) = node.child_by_field_name(field) {
+                    if let Some(child) = self.fields.child(node, field) {
                         self.visit(child, depth + 1);
                     }
                 }
             }
             "lambda" => {
-                if let Some(body) = node.child_by_field_name("body") {
+                if let Some(body) = self.fields.child(node, "body") {
                     self.visit(body, depth + 1);
                 }
             }
             "keyword_argument" => {
-                if let Some(value) = node.child_by_field_name("value") {
+                if let Some(value) = self.fields.child(node, "value") {
                     self.visit(value, depth + 1);
                 }
             }
             "for_statement" | "for_in_clause" => {
-                if let Some(left) = node.child_by_field_name("left") {
+                if let Some(left) = self.fields.child(node, "left") {
                     self.bind(left, Value::Unknown, depth);
                 }
                 self.visit_named_except(node, "left", depth);
@@ -168,7 +188,7 @@ impl<'s> Lane<'s> {
                 if let Some(value) = node.named_child(0) {
                     self.visit(value, depth + 1);
                 }
-                if let Some(alias) = node.child_by_field_name("alias") {
+                if let Some(alias) = self.fields.child(node, "alias") {
                     self.bind(alias, Value::Unknown, depth);
                 }
             }
@@ -180,7 +200,7 @@ impl<'s> Lane<'s> {
         let skip = if field.is_empty() {
             None
         } else {
-            node.child_by_field_name(field)
+            self.fields.child(node, field)
         };
         let mut cursor = node.walk();
         let children: Vec<Node> = node.named_children(&mut cursor).collect();
@@ -196,10 +216,10 @@ impl<'s> Lane<'s> {
         let mut cursor = params.walk();
         let children: Vec<Node> = params.named_children(&mut cursor).collect();
         for param in children {
-            if let Some(value) = param.child_by_field_name("value") {
+            if let Some(value) = self.fields.child(param, "value") {
                 self.visit(value, depth + 1);
             }
-            if let Some(name) = param.child_by_field_name("name").or(Some(param))
+            if let Some(name) = self.fields.child(param, "name").or(Some(param))
                 && name.kind() == "identifier"
             {
                 self.env.insert(self.text(name).to_string(), Value::Unknown);
@@ -227,9 +247,10 @@ impl<'s> Lane<'s> {
             }
             // `x.attr = …`, `d[k] = …`: the object is an expression.
             "attribute" | "subscript" => {
-                if let Some(object) = target
-                    .child_by_field_name("object")
-                    .or_else(|| target.child_by_field_name("value"))
+                if let Some(object) = self
+                    .fields
+                    .child(target, "object")
+                    .or_else(|| self.fields.child(target, "value"))
                 {
                     self.visit(object, depth + 1);
                 }
@@ -250,8 +271,8 @@ impl<'s> Lane<'s> {
                 }
                 "aliased_import" => {
                     if let (Some(name), Some(alias)) = (
-                        child.child_by_field_name("name"),
-                        child.child_by_field_name("alias"),
+                        self.fields.child(child, "name"),
+                        self.fields.child(child, "alias"),
                     ) {
                         let module = Value::Module(self.text(name).to_string());
                         self.env.insert(self.text(alias).to_string(), module);
@@ -263,8 +284,9 @@ impl<'s> Lane<'s> {
     }
 
     fn import_from(&mut self, node: Node) {
-        let module = node
-            .child_by_field_name("module_name")
+        let module = self
+            .fields
+            .child(node, "module_name")
             .filter(|m| m.kind() == "dotted_name")
             .map(|m| self.text(m).to_string());
         let mut cursor = node.walk();
@@ -277,12 +299,12 @@ impl<'s> Lane<'s> {
                 continue;
             }
             let (name, alias) = match child.kind() {
-                "dotted_name" if Some(child) != node.child_by_field_name("module_name") => {
+                "dotted_name" if Some(child) != self.fields.child(node, "module_name") => {
                     (child, child)
                 }
                 "aliased_import" => match (
-                    child.child_by_field_name("name"),
-                    child.child_by_field_name("alias"),
+                    self.fields.child(child, "name"),
+                    self.fields.child(child, "alias"),
                 ) {
                     (Some(n), Some(a)) => (n, a),
                     _ => continue,
@@ -302,7 +324,7 @@ impl<'s> Lane<'s> {
     /// effect passed along (`map(os.remove, files)`) has that effect.
     fn reference(&mut self, node: Node, depth: usize) {
         if node.kind() == "attribute"
-            && let Some(attr) = node.child_by_field_name("attribute")
+            && let Some(attr) = self.fields.child(node, "attribute")
             && INTROSPECTION.contains(&self.text(attr))
         {
             self.findings
@@ -317,7 +339,7 @@ impl<'s> Lane<'s> {
             _ => {
                 // The object of an attribute or subscript may hold calls.
                 for field in ["object", "value", "subscript"] {
-                    if let Some(child) = node.child_by_field_name(field) {
+                    if let Some(child) = self.fields.child(node, field) {
                         self.visit(child, depth + 1);
                     }
                 }
@@ -326,21 +348,21 @@ impl<'s> Lane<'s> {
     }
 
     fn call(&mut self, node: Node, depth: usize) {
-        let function = node.child_by_field_name("function");
-        let arguments = node.child_by_field_name("arguments");
+        let function = self.fields.child(node, "function");
+        let arguments = self.fields.child(node, "arguments");
         // Calls inside the callee (`subprocess.run(…).stdout`) and the
         // arguments are calls of their own.
         if let Some(f) = function {
             match f.kind() {
                 "identifier" => {}
                 "attribute" => {
-                    if let Some(attr) = f.child_by_field_name("attribute")
+                    if let Some(attr) = self.fields.child(f, "attribute")
                         && INTROSPECTION.contains(&self.text(attr))
                     {
                         self.findings
                             .push(CodeEffect::Dynamic, self.text(f), line(f));
                     }
-                    if let Some(object) = f.child_by_field_name("object")
+                    if let Some(object) = self.fields.child(f, "object")
                         && !matches!(self.eval(object, 0), Value::Name(_) | Value::Module(_))
                     {
                         self.visit(object, depth + 1);
@@ -382,8 +404,8 @@ impl<'s> Lane<'s> {
         };
         if function.kind() == "attribute"
             && let (Some(object), Some(attr)) = (
-                function.child_by_field_name("object"),
-                function.child_by_field_name("attribute"),
+                self.fields.child(function, "object"),
+                self.fields.child(function, "attribute"),
             )
         {
             let receiver = self.eval(object, 0);
@@ -421,8 +443,8 @@ impl<'s> Lane<'s> {
             match child.kind() {
                 "keyword_argument" => {
                     if let (Some(name), Some(value)) = (
-                        child.child_by_field_name("name"),
-                        child.child_by_field_name("value"),
+                        self.fields.child(child, "name"),
+                        self.fields.child(child, "value"),
                     ) {
                         let v = self.eval(value, 0);
                         args.keywords.push((self.text(name).to_string(), v));
@@ -448,8 +470,8 @@ impl<'s> Lane<'s> {
             "identifier" => self.lookup(self.text(node)),
             "attribute" => {
                 let (Some(object), Some(attr)) = (
-                    node.child_by_field_name("object"),
-                    node.child_by_field_name("attribute"),
+                    self.fields.child(node, "object"),
+                    self.fields.child(node, "attribute"),
                 ) else {
                     return Value::Unknown;
                 };
@@ -463,8 +485,8 @@ impl<'s> Lane<'s> {
             }
             "subscript" => {
                 let (Some(value), Some(index)) = (
-                    node.child_by_field_name("value"),
-                    node.child_by_field_name("subscript"),
+                    self.fields.child(node, "value"),
+                    self.fields.child(node, "subscript"),
                 ) else {
                     return Value::Unknown;
                 };
@@ -476,6 +498,8 @@ impl<'s> Lane<'s> {
                     {
                         Value::home()
                     }
+                    // `sys.modules['os']` is the module.
+                    (Value::Name(n), Some(k)) if n == "sys.modules" => Value::Module(k.to_string()),
                     (Value::Name(n), Some(k)) if n.ends_with(".__dict__") => {
                         Value::Name(format!("{}.{k}", n.trim_end_matches(".__dict__")))
                     }
@@ -504,9 +528,9 @@ impl<'s> Lane<'s> {
             }
             "binary_operator" => {
                 let (Some(left), Some(right), Some(op)) = (
-                    node.child_by_field_name("left"),
-                    node.child_by_field_name("right"),
-                    node.child_by_field_name("operator"),
+                    self.fields.child(node, "left"),
+                    self.fields.child(node, "right"),
+                    self.fields.child(node, "operator"),
                 ) else {
                     return Value::Unknown;
                 };
@@ -541,8 +565,8 @@ impl<'s> Lane<'s> {
                 let mut cursor = node.walk();
                 for pair in node.named_children(&mut cursor) {
                     if let (Some(k), Some(v)) = (
-                        pair.child_by_field_name("key"),
-                        pair.child_by_field_name("value"),
+                        self.fields.child(pair, "key"),
+                        self.fields.child(pair, "value"),
                     ) && let Some(key) = self.eval(k, depth + 1).as_text()
                     {
                         pairs.push((key.to_string(), self.eval(v, depth + 1)));
@@ -583,9 +607,9 @@ impl<'s> Lane<'s> {
     /// The value a call returns, for the calls that build paths, lists and
     /// modules; unknown for the rest.
     fn call_value(&self, node: Node, depth: usize) -> Value {
-        let function = node.child_by_field_name("function");
+        let function = self.fields.child(node, "function");
         let mut args = Vec::new();
-        if let Some(a) = node.child_by_field_name("arguments") {
+        if let Some(a) = self.fields.child(node, "arguments") {
             let mut cursor = a.walk();
             for child in a.named_children(&mut cursor) {
                 if !matches!(child.kind(), "keyword_argument" | "comment") {
@@ -599,12 +623,14 @@ impl<'s> Lane<'s> {
         };
         let (receiver, name) = match function.kind() {
             "attribute" => {
-                let receiver = function
-                    .child_by_field_name("object")
+                let receiver = self
+                    .fields
+                    .child(function, "object")
                     .map(|o| self.eval(o, depth + 1))
                     .unwrap_or_default();
-                let attr = function
-                    .child_by_field_name("attribute")
+                let attr = self
+                    .fields
+                    .child(function, "attribute")
                     .map(|a| self.text(a).to_string())
                     .unwrap_or_default();
                 let name = member_name(&receiver, &attr);

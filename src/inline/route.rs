@@ -68,7 +68,7 @@ const PYTHON: Grammar = Grammar {
 };
 
 const NODE: Grammar = Grammar {
-    code: &["-e", "--eval", "-p", "--print"],
+    code: &["-e", "--eval", "-p", "--print", "-pe"],
     value: &[
         "-r",
         "--require",

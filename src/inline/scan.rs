@@ -10,6 +10,7 @@
 
 use super::{Found, Handoff, one_line};
 use crate::rules::CodeEffect;
+use crate::shell::Word;
 
 /// Call names that hand a string to a shell, per language.
 const SHELL_CALLS: &[(&str, &[&str])] = &[
@@ -164,9 +165,19 @@ pub fn scan(language: &str, code: &str) -> Vec<Found> {
         for call in *calls {
             for at in token_positions(code, call) {
                 let after = &code[at + call.len()..];
-                let handoff = match first_string(after) {
+                let quoted = if matches!(*call, "qx" | "%x") {
+                    quote_like(after)
+                } else {
+                    first_string(after)
+                };
+                let handoff = match quoted {
                     Some(line) => Handoff::Line(line),
-                    None => Handoff::Unknown(one_line(clip_at(&code[at..], 80))),
+                    None => match string_list(after) {
+                        Some(argv) => {
+                            Handoff::Argv(argv.iter().map(|a| Word::literal(a)).collect())
+                        }
+                        None => Handoff::Unknown(one_line(clip_at(&code[at..], 80))),
+                    },
                 };
                 found.push(effect(
                     CodeEffect::Spawn,
@@ -287,6 +298,58 @@ fn token_positions(code: &str, token: &str) -> Vec<usize> {
         .collect()
 }
 
+/// The body of a quote-like operator (`qx(…)`, `qx{…}`, `%x[…]`), when it
+/// interpolates nothing.
+fn quote_like(after: &str) -> Option<String> {
+    let open = after.chars().next()?;
+    let close = match open {
+        '(' => ')',
+        '{' => '}',
+        '[' => ']',
+        '<' => '>',
+        c if c.is_ascii_punctuation() => c,
+        _ => return None,
+    };
+    let body: String = after[open.len_utf8()..]
+        .chars()
+        .take_while(|c| *c != close)
+        .collect();
+    let closed = after[open.len_utf8() + body.len()..].starts_with(close);
+    (closed && !body.contains(['$', '@', '#'])).then_some(body)
+}
+
+/// A list of plain string literals (`("rm", "-rf", "/")`): the argv of
+/// `system`'s list form. `None` when any item is not a plain literal.
+fn string_list(after: &str) -> Option<Vec<String>> {
+    let mut rest = after
+        .trim_start()
+        .strip_prefix('(')
+        .unwrap_or(after)
+        .trim_start();
+    let mut items = Vec::new();
+    loop {
+        let quote = rest.chars().next()?;
+        if quote != '"' && quote != '\'' {
+            return None;
+        }
+        let body: String = rest[1..].chars().take_while(|c| *c != quote).collect();
+        if !rest[1 + body.len()..].starts_with(quote)
+            || quote == '"' && body.contains(['$', '@', '#', '\\'])
+        {
+            return None;
+        }
+        items.push(body.clone());
+        rest = rest[2 + body.len()..].trim_start();
+        match rest.chars().next() {
+            Some(',') => rest = rest[1..].trim_start(),
+            _ => return (items.len() > 1).then_some(items),
+        }
+        if items.len() > 256 {
+            return None;
+        }
+    }
+}
+
 /// The first string literal right after a call name: `("…")`, ` '…'`,
 /// `q{…}`, `{…}` (Perl `qx{}`). `None` when the argument is not a plain
 /// literal (an interpolated variable, a list, a function call).
@@ -330,6 +393,12 @@ mod tests {
         assert!(matches!(&f[0].handoff, Some(Handoff::Line(l)) if l == "ls"));
         let f = scan("perl", "system(\"rm\", \"-rf\", $d)");
         assert!(matches!(&f[0].handoff, Some(Handoff::Unknown(_))));
+        let f = scan("perl", "system(\"rm\", \"-rf\", \"/\")");
+        assert!(matches!(&f[0].handoff, Some(Handoff::Argv(a)) if a.len() == 3));
+        let f = scan("perl", "qx(rm -rf /)");
+        assert!(matches!(&f[0].handoff, Some(Handoff::Line(l)) if l == "rm -rf /"));
+        let f = scan("ruby", "%x{git push --force}");
+        assert!(matches!(&f[0].handoff, Some(Handoff::Line(l)) if l == "git push --force"));
     }
 
     #[test]
