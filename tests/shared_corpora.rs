@@ -126,6 +126,40 @@ fn agent_commands_are_mostly_free_and_rarely_blocked() {
     assert!(free >= 0.50, "sessions: only {:.1}% FREE", free * 100.0);
 }
 
+/// Issue 3's target: the multi-line agent commands (heredoc scripts,
+/// `python -c` programs) are BLOCKED at most 0.5% of the time, and the real
+/// binary exits 0 on every one of them.
+#[test]
+fn multi_line_agent_commands_through_the_inline_lanes() {
+    let Some(dir) = corpora() else { return };
+    let path = dir.join("agent-mini-swe-agent-gemini3-swebv.jsonl");
+    let commands: Vec<String> = lines(&path)
+        .iter()
+        .filter_map(|l| serde_json::from_str::<String>(l).ok())
+        .collect();
+    assert!(commands.len() > 3000, "{} commands", commands.len());
+    let (_, blocked_share, blocked) = shares("agent multi-line", &commands);
+    assert!(
+        blocked_share <= 0.005,
+        "{:.2}% BLOCKED: {blocked:?}",
+        blocked_share * 100.0
+    );
+    let lanes = commands
+        .iter()
+        .map(|c| evaluate(c, &location()))
+        .filter(|d| d.findings.iter().any(|f| f.rule.starts_with("inline.")))
+        .count();
+    assert!(lanes >= 50, "only {lanes} commands reached an inline lane");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_portcullis"))
+        .args(["replay", "--format", "jsonl", "--json", "--cwd", "/testbed"])
+        .arg(&path)
+        .output()
+        .expect("run portcullis replay");
+    assert!(output.status.success(), "replay exited {:?}", output.status);
+    let rows = String::from_utf8_lossy(&output.stdout).lines().count();
+    assert_eq!(rows, commands.len(), "one verdict per command");
+}
+
 /// Placeholder names of tldr pages (`tests/data/tldr-placeholders.txt`).
 fn tldr_placeholders() -> Vec<String> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/tldr-placeholders.txt");
