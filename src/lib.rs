@@ -13,6 +13,9 @@
 //!                                      │    (programs: awk/sed programs; settings:
 //!                                      │    PAGER, git -c; secrets: .env, keys)
 //!                                      ├─ feeds: what an interpreter reads (curl | sh)
+//!                                      ├─ inline: Python / JavaScript code by syntax tree
+//!                                      │    (perl, ruby, php, lua: token scan); shell
+//!                                      │    lines it hands over re-enter the pipeline
 //!                                      └─ paths: write targets resolved and placed
 //!            ◀─ render: Claude Code JSON, text, JSONL ◀─ Decision (strictest finding)
 //! ```
