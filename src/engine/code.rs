@@ -477,7 +477,6 @@ impl Run<'_> {
                 Some(Handoff::Argv(_)) | Some(Handoff::Unknown(_)) => {
                     self.dynamic_exec(&found.call, part);
                 }
-                None if found.effect == CodeEffect::Spawn => {}
                 None => {}
             }
         }

@@ -12,7 +12,7 @@ use super::value::{self, Value};
 use super::{Analysis, Args, Callee, Fields, Findings, Language, MAX_DEPTH};
 use crate::rules::CodeEffect;
 use std::collections::HashMap;
-use tree_sitter::{Node, Parser};
+use tree_sitter::Node;
 
 /// Globals the lane knows by their bare name.
 #[rustfmt::skip]
@@ -34,19 +34,9 @@ const GLOBAL_OBJECTS: &[&str] = &["global", "globalThis", "self", "window"];
 /// Reads JavaScript `code`; `depth` counts code-in-code levels entered.
 pub fn analyse(code: &str, depth: usize) -> Analysis {
     let language: tree_sitter::Language = tree_sitter_javascript::LANGUAGE.into();
-    let mut parser = Parser::new();
-    if parser.set_language(&language).is_err() {
-        return Analysis {
-            found: Vec::new(),
-            unparsable: Some("the JavaScript grammar did not load".into()),
-        };
-    }
-    // A `#!` line is fine for node; the grammar takes it as a hash-bang.
-    let Some(tree) = parser.parse(code, None) else {
-        return Analysis {
-            found: Vec::new(),
-            unparsable: Some("the JavaScript parser gave up".into()),
-        };
+    let tree = match super::parse(&language, code, "JavaScript") {
+        Ok(tree) => tree,
+        Err(failed) => return failed,
     };
     let root = tree.root_node();
     let mut lane = Lane {
@@ -570,9 +560,7 @@ impl<'s> Lane<'s> {
                 for part in node.named_children(&mut cursor) {
                     match part.kind() {
                         "string_fragment" => out.push_str(self.text(part)),
-                        "escape_sequence" => {
-                            super::python::unescape_into(self.text(part), &mut out)
-                        }
+                        "escape_sequence" => value::unescape_into(self.text(part), &mut out),
                         _ => return Value::Unknown,
                     }
                 }
@@ -631,7 +619,7 @@ impl<'s> Lane<'s> {
                 .unwrap_or_default(),
             "true" => Value::Bool(true),
             "false" => Value::Bool(false),
-            "number" => parse_number(self.text(node)).map_or(Value::Unknown, Value::Int),
+            "number" => value::parse_integer(self.text(node)).map_or(Value::Unknown, Value::Int),
             "arrow_function" | "function_expression" | "function" => Value::Function,
             "call_expression" | "new_expression" => self.call_value(node, depth),
             _ => Value::Unknown,
@@ -690,7 +678,7 @@ impl<'s> Lane<'s> {
         for part in node.named_children(&mut cursor) {
             match part.kind() {
                 "string_fragment" => out.push_str(self.text(part)),
-                "escape_sequence" => super::python::unescape_into(self.text(part), &mut out),
+                "escape_sequence" => value::unescape_into(self.text(part), &mut out),
                 _ => {}
             }
         }
@@ -705,17 +693,6 @@ fn special_name(name: String) -> Value {
         "process.env.HOME" | "process.env.USERPROFILE" => Value::home(),
         "fs.promises" => Value::Module("fs".into()),
         _ => Value::Name(name),
-    }
-}
-
-fn parse_number(text: &str) -> Option<i64> {
-    let t = text.replace('_', "").to_ascii_lowercase();
-    if let Some(octal) = t.strip_prefix("0o") {
-        i64::from_str_radix(octal, 8).ok()
-    } else if let Some(hex) = t.strip_prefix("0x") {
-        i64::from_str_radix(hex, 16).ok()
-    } else {
-        t.parse().ok()
     }
 }
 

@@ -437,38 +437,40 @@ pub fn one_line(text: &str) -> String {
     limits::clip(&joined, 100).to_string()
 }
 
-/// The text of the first ERROR or MISSING node, for a reason.
+/// Parses `code` with `grammar` (named `name` in reasons); an [`Analysis`]
+/// saying why when the parser cannot be set up or gives up.
+pub(crate) fn parse(
+    grammar: &tree_sitter::Language,
+    code: &str,
+    name: &str,
+) -> Result<tree_sitter::Tree, Analysis> {
+    let failed = |why: String| Analysis {
+        found: Vec::new(),
+        unparsable: Some(why),
+    };
+    let mut parser = tree_sitter::Parser::new();
+    parser
+        .set_language(grammar)
+        .map_err(|_| failed(format!("the {name} grammar did not load")))?;
+    parser
+        .parse(code, None)
+        .ok_or_else(|| failed(format!("the {name} parser gave up")))
+}
+
+/// Where and why a tree failed to parse, for a reason.
 pub(crate) fn first_error(root: tree_sitter::Node, src: &[u8]) -> String {
-    let mut cursor = root.walk();
-    loop {
-        let node = cursor.node();
-        if node.is_error() || node.is_missing() {
-            let line = node.start_position().row + 1;
-            if node.is_missing() {
-                return format!("line {line}: missing `{}`", node.kind());
-            }
-            let text = std::str::from_utf8(src.get(node.byte_range()).unwrap_or(&[])).unwrap_or("");
-            return format!(
-                "line {line}: cannot parse `{}`",
-                one_line(limits::clip(text, 40))
-            );
-        }
-        let mut moved = false;
-        if cursor.goto_first_child() {
-            loop {
-                if cursor.node().has_error() {
-                    moved = true;
-                    break;
-                }
-                if !cursor.goto_next_sibling() {
-                    break;
-                }
-            }
-        }
-        if !moved {
-            return "a syntax error".into();
-        }
+    let Some(node) = crate::shell::parse::first_error_node(root) else {
+        return "a syntax error".into();
+    };
+    let line = node.start_position().row + 1;
+    if node.is_missing() {
+        return format!("line {line}: missing `{}`", node.kind());
     }
+    let text = std::str::from_utf8(src.get(node.byte_range()).unwrap_or(&[])).unwrap_or("");
+    format!(
+        "line {line}: cannot parse `{}`",
+        one_line(limits::clip(text, 40))
+    )
 }
 
 /// The table name of a language, as in rule ids.

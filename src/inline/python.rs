@@ -12,7 +12,7 @@ use super::value::{self, Value};
 use super::{Analysis, Args, Callee, Fields, Findings, Language, MAX_DEPTH};
 use crate::rules::CodeEffect;
 use std::collections::HashMap;
-use tree_sitter::{Node, Parser};
+use tree_sitter::Node;
 
 /// Builtins the lane knows by their bare name.
 #[rustfmt::skip]
@@ -32,18 +32,9 @@ const INTROSPECTION: &[&str] = &[
 /// Reads Python `code`; `depth` counts code-in-code levels already entered.
 pub fn analyse(code: &str, depth: usize) -> Analysis {
     let language: tree_sitter::Language = tree_sitter_python::LANGUAGE.into();
-    let mut parser = Parser::new();
-    if parser.set_language(&language).is_err() {
-        return Analysis {
-            found: Vec::new(),
-            unparsable: Some("the Python grammar did not load".into()),
-        };
-    }
-    let Some(tree) = parser.parse(code, None) else {
-        return Analysis {
-            found: Vec::new(),
-            unparsable: Some("the Python parser gave up".into()),
-        };
+    let tree = match super::parse(&language, code, "Python") {
+        Ok(tree) => tree,
+        Err(failed) => return failed,
     };
     let root = tree.root_node();
     let mut lane = Lane {
@@ -580,7 +571,7 @@ impl<'s> Lane<'s> {
                 .unwrap_or_default(),
             "true" => Value::Bool(true),
             "false" => Value::Bool(false),
-            "integer" => parse_int(self.text(node)).map_or(Value::Unknown, Value::Int),
+            "integer" => value::parse_integer(self.text(node)).map_or(Value::Unknown, Value::Int),
             "lambda" => Value::Function,
             "call" => self.call_value(node, depth),
             _ => Value::Unknown,
@@ -733,10 +724,10 @@ impl<'s> Lane<'s> {
                     if raw_string {
                         out.push_str(content);
                     } else {
-                        unescape_into(content, &mut out);
+                        value::unescape_into(content, &mut out);
                     }
                 }
-                "escape_sequence" => unescape_into(self.text(part), &mut out),
+                "escape_sequence" => value::unescape_into(self.text(part), &mut out),
                 "interpolation" => return Value::Unknown,
                 _ => {}
             }
@@ -774,67 +765,6 @@ fn path_or_text(name: &str, path: Value) -> Value {
         path_object(path)
     } else {
         path
-    }
-}
-
-fn parse_int(text: &str) -> Option<i64> {
-    let t = text.replace('_', "").to_ascii_lowercase();
-    if let Some(octal) = t.strip_prefix("0o") {
-        i64::from_str_radix(octal, 8).ok()
-    } else if let Some(hex) = t.strip_prefix("0x") {
-        i64::from_str_radix(hex, 16).ok()
-    } else if let Some(bin) = t.strip_prefix("0b") {
-        i64::from_str_radix(bin, 2).ok()
-    } else {
-        t.parse().ok()
-    }
-}
-
-/// Python's backslash escapes, for the common ones; others stay as written.
-pub(crate) fn unescape_into(text: &str, out: &mut String) {
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c != '\\' {
-            out.push(c);
-            continue;
-        }
-        match chars.next() {
-            Some('n') => out.push('\n'),
-            Some('t') => out.push('\t'),
-            Some('r') => out.push('\r'),
-            Some('0') => out.push('\0'),
-            Some('\\') => out.push('\\'),
-            Some('\'') => out.push('\''),
-            Some('"') => out.push('"'),
-            Some('\n') => {}
-            Some('x') => {
-                let hex: String = (0..2).filter_map(|_| chars.next()).collect();
-                match u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32) {
-                    Some(ch) => out.push(ch),
-                    None => {
-                        out.push_str("\\x");
-                        out.push_str(&hex);
-                    }
-                }
-            }
-            Some(u @ ('u' | 'U')) => {
-                let len = if u == 'u' { 4 } else { 8 };
-                let hex: String = (0..len).filter_map(|_| chars.next()).collect();
-                match u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32) {
-                    Some(ch) => out.push(ch),
-                    None => {
-                        out.push('\\');
-                        out.push(u);
-                        out.push_str(&hex);
-                    }
-                }
-            }
-            Some(other) => {
-                out.push('\\');
-                out.push(other);
-            }
-            None => out.push('\\'),
-        }
     }
 }
 

@@ -185,6 +185,70 @@ pub fn is_home_variable(name: &str) -> bool {
     matches!(name, "HOME" | "USERPROFILE")
 }
 
+/// An integer literal of Python or JavaScript (`511`, `0o777`, `0x1ff`,
+/// `0b1`, `1_000`).
+pub fn parse_integer(text: &str) -> Option<i64> {
+    let t = text.replace('_', "").to_ascii_lowercase();
+    if let Some(octal) = t.strip_prefix("0o") {
+        i64::from_str_radix(octal, 8).ok()
+    } else if let Some(hex) = t.strip_prefix("0x") {
+        i64::from_str_radix(hex, 16).ok()
+    } else if let Some(bin) = t.strip_prefix("0b") {
+        i64::from_str_radix(bin, 2).ok()
+    } else {
+        t.parse().ok()
+    }
+}
+
+/// Backslash escapes of Python and JavaScript strings, for the common
+/// ones; others stay as written.
+pub fn unescape_into(text: &str, out: &mut String) {
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('r') => out.push('\r'),
+            Some('0') => out.push('\0'),
+            Some('\\') => out.push('\\'),
+            Some('\'') => out.push('\''),
+            Some('"') => out.push('"'),
+            Some('\n') => {}
+            Some('x') => {
+                let hex: String = (0..2).filter_map(|_| chars.next()).collect();
+                match u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32) {
+                    Some(ch) => out.push(ch),
+                    None => {
+                        out.push_str("\\x");
+                        out.push_str(&hex);
+                    }
+                }
+            }
+            Some(u @ ('u' | 'U')) => {
+                let len = if u == 'u' { 4 } else { 8 };
+                let hex: String = (0..len).filter_map(|_| chars.next()).collect();
+                match u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32) {
+                    Some(ch) => out.push(ch),
+                    None => {
+                        out.push('\\');
+                        out.push(u);
+                        out.push_str(&hex);
+                    }
+                }
+            }
+            Some(other) => {
+                out.push('\\');
+                out.push(other);
+            }
+            None => out.push('\\'),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -222,18 +222,14 @@ fn walk_tree(tree: &Tree, source: &str) -> Script {
     walker.script
 }
 
-/// The text of the first ERROR or MISSING node, found without recursion.
-fn first_error(root: Node, src: &[u8]) -> String {
+/// The first ERROR or MISSING node of a tree, found without recursion
+/// (for any grammar: the inline lanes use it too).
+pub(crate) fn first_error_node(root: Node) -> Option<Node> {
     let mut cursor = root.walk();
     loop {
         let node = cursor.node();
         if node.is_error() || node.is_missing() {
-            let t = text(node, src);
-            return if node.is_missing() {
-                format!("missing `{}`", node.kind())
-            } else {
-                format!("cannot parse near `{}`", limits::clip(t, 60))
-            };
+            return Some(node);
         }
         // Descend into the first child that contains an error.
         let mut moved = false;
@@ -249,8 +245,17 @@ fn first_error(root: Node, src: &[u8]) -> String {
             }
         }
         if !moved {
-            return "syntax error".into();
+            return None;
         }
+    }
+}
+
+/// The text of the first ERROR or MISSING node.
+fn first_error(root: Node, src: &[u8]) -> String {
+    match first_error_node(root) {
+        Some(node) if node.is_missing() => format!("missing `{}`", node.kind()),
+        Some(node) => format!("cannot parse near `{}`", limits::clip(text(node, src), 60)),
+        None => "syntax error".into(),
     }
 }
 
