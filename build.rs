@@ -1,6 +1,6 @@
 //! Compiles `rules/` into static Rust tables (`$OUT_DIR/rules.rs`).
 //!
-//! Reads `rules/floor.json`, `rules/wrappers.json` and every
+//! Reads `rules/floor.json`, `rules/wrappers.json`, `rules/law.json` and every
 //! `rules/lexicon/*.json`, validates them (unknown fields, unknown classes,
 //! duplicate verbs, malformed flag spellings are build errors naming the file
 //! and the entry) and writes sorted slices that the binary searches at run
@@ -174,6 +174,7 @@ fn run() -> BuildResult<()> {
     emit_lexicon(&rules.join("lexicon"), &mut out)?;
     emit_scripts(&rules.join("scripts.json"), &mut out)?;
     emit_inline(&rules.join("inline.json"), &mut out)?;
+    emit_law(&rules.join("law.json"), &mut out)?;
     let dest = PathBuf::from(std::env::var("OUT_DIR").map_err(|e| e.to_string())?).join("rules.rs");
     fs::write(&dest, out).map_err(|e| format!("{}: {e}", dest.display()))
 }
@@ -851,6 +852,147 @@ fn emit_inline(path: &Path, out: &mut String) -> BuildResult<()> {
             &rows,
         );
     }
+    Ok(())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LawFile {
+    #[allow(dead_code)]
+    about: String,
+    protected: Vec<ProtectedEntry>,
+    frozen_commands: FrozenFile,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ProtectedEntry {
+    id: String,
+    what: String,
+    source: String,
+    verdict: Option<String>,
+    frozen: Option<String>,
+    paths: Vec<String>,
+    #[serde(default)]
+    except: Vec<String>,
+    remediation: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FrozenFile {
+    #[allow(dead_code)]
+    about: String,
+    #[serde(rename = "cage.dependency_manifest")]
+    manifest: Vec<String>,
+    #[serde(rename = "cage.lockfile")]
+    lockfile: Vec<String>,
+    lock_safe_flags: Vec<String>,
+}
+
+fn verdict_variant(verdict: &Option<String>, context: &str) -> BuildResult<String> {
+    Ok(match verdict.as_deref() {
+        None => "None".to_string(),
+        Some("SIGNED") => "Some(Verdict::Signed)".to_string(),
+        Some("BLOCKED") => "Some(Verdict::Blocked)".to_string(),
+        Some(other) => {
+            return Err(format!(
+                "{context}: verdict `{other}` must be SIGNED or BLOCKED"
+            ));
+        }
+    })
+}
+
+fn check_law_path(path: &str, context: &str) -> BuildResult<()> {
+    let bad = path.is_empty()
+        || path.starts_with('/')
+        || path.ends_with('/')
+        || path
+            .split('/')
+            .any(|seg| seg.is_empty() || seg == "." || seg == "..");
+    if bad {
+        return Err(format!(
+            "{context}: `{path}` must be a relative path without empty, `.` or `..` segments or a trailing `/`"
+        ));
+    }
+    Ok(())
+}
+
+fn emit_law(path: &Path, out: &mut String) -> BuildResult<()> {
+    let file: LawFile = read_json(path)?;
+    let mut rows = Vec::new();
+    let mut ids = BTreeSet::new();
+    for entry in &file.protected {
+        let context = format!("{}: {}", path.display(), entry.id);
+        if !(entry.id.starts_with("cage.") || entry.id.starts_with("trust."))
+            || !ids.insert(&entry.id)
+        {
+            return Err(format!(
+                "{context}: ids start with cage. or trust. and are unique"
+            ));
+        }
+        if entry.verdict.is_none() && entry.frozen.is_none() {
+            return Err(format!(
+                "{context}: needs a verdict, a frozen verdict or both"
+            ));
+        }
+        for p in entry.paths.iter().chain(&entry.except) {
+            check_law_path(p, &context)?;
+        }
+        rows.push(format!(
+            "ProtectedRule {{ id: {:?}, what: {:?}, source: {:?}, verdict: {}, frozen: {}, paths: {}, except: {}, remediation: {:?} }}",
+            entry.id,
+            entry.what,
+            entry.source,
+            verdict_variant(&entry.verdict, &context)?,
+            verdict_variant(&entry.frozen, &context)?,
+            str_slice(&entry.paths),
+            str_slice(&entry.except),
+            entry.remediation
+        ));
+    }
+    emit_array(
+        out,
+        "The path law's built-in protected paths (from `rules/law.json`), in order.",
+        "PROTECTED_RULES",
+        "ProtectedRule",
+        &rows,
+    );
+    let mut frozen = Vec::new();
+    for (rule, commands) in [
+        ("cage.dependency_manifest", &file.frozen_commands.manifest),
+        ("cage.lockfile", &file.frozen_commands.lockfile),
+    ] {
+        for command in commands {
+            let mut words: Vec<String> = command.split_whitespace().map(str::to_string).collect();
+            let package = words.last().is_some_and(|w| w == "+");
+            if package {
+                words.pop();
+            }
+            if words.is_empty() || words.iter().any(|w| w.starts_with('-') || w == "+") {
+                return Err(format!(
+                    "{}: frozen command `{command}` is malformed",
+                    path.display()
+                ));
+            }
+            frozen.push(format!(
+                "FrozenCommand {{ rule: {rule:?}, words: {}, package: {package} }}",
+                str_slice(&words)
+            ));
+        }
+    }
+    emit_array(
+        out,
+        "Commands a dependency freeze blocks (from `rules/law.json`).",
+        "FROZEN_COMMANDS",
+        "FrozenCommand",
+        &frozen,
+    );
+    let _ = writeln!(
+        out,
+        "/// Flags that keep a lockfile command from changing the lockfile.\npub static LOCK_SAFE_FLAGS: &[&str] = {};\n",
+        str_slice(&file.frozen_commands.lock_safe_flags)
+    );
     Ok(())
 }
 

@@ -32,6 +32,7 @@ pub mod feeds;
 pub mod floor;
 pub mod hook;
 pub mod inline;
+pub mod law;
 pub mod lexicon;
 pub mod limits;
 pub mod paths;

@@ -2,7 +2,7 @@
 //! and the types they are made of. Lookups are binary searches over sorted
 //! static slices: nothing is built at start-up.
 
-use crate::verdict::Effect;
+use crate::verdict::{Effect, Verdict};
 
 /// Which operands of a command are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -217,6 +217,38 @@ pub struct Wrapper {
     pub unknown: Option<Effect>,
     /// One line shown in reasons.
     pub note: &'static str,
+}
+
+/// One built-in protected path rule of the path law (`rules/law.json`).
+#[derive(Debug)]
+pub struct ProtectedRule {
+    /// Its stable id (`cage.secrets`, `trust.executable`).
+    pub id: &'static str,
+    /// What the paths are, for reasons ("a secrets file").
+    pub what: &'static str,
+    /// Where the rule comes from, for `portcullis policy`.
+    pub source: &'static str,
+    /// The verdict of a write, always; `None`: only when frozen.
+    pub verdict: Option<Verdict>,
+    /// The verdict of a write when dependencies are frozen.
+    pub frozen: Option<Verdict>,
+    /// Root-relative globs; each also covers everything beneath it.
+    pub paths: &'static [&'static str],
+    /// Globs the rule leaves out (`.env.example`, `vendor/`).
+    pub except: &'static [&'static str],
+    /// What to do instead.
+    pub remediation: &'static str,
+}
+
+/// A command a dependency freeze blocks.
+#[derive(Debug)]
+pub struct FrozenCommand {
+    /// `cage.dependency_manifest` or `cage.lockfile`.
+    pub rule: &'static str,
+    /// The verb and its first words that are not options.
+    pub words: &'static [&'static str],
+    /// At least one more word (a package) must follow.
+    pub package: bool,
 }
 
 /// Id, reason, remediation and examples of one floor rule.

@@ -1,0 +1,413 @@
+//! Path patterns for the path law: the cage's glob dialect (`*` and `?`
+//! within one segment, `**` at any depth, `**/x` also matching a top-level
+//! `x`, `[…]` classes), a write target that is only partly known (a shell
+//! glob, a variable whose value is unknown), and the one question the law
+//! asks of two patterns: can a single path match both?
+//!
+//! Takes pattern text; returns a [`Pattern`], and answers [`intersects`].
+//! Matching is ASCII case-insensitive, as on the case-insensitive file
+//! systems many agents run on (`.ENV` is `.env` there). Nothing here
+//! touches the filesystem.
+
+/// One step of a pattern.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Tok {
+    /// A literal character (compared ASCII case-insensitively).
+    Char(char),
+    /// `?`: one character, not `/`.
+    One,
+    /// `*`: any run of characters within a segment.
+    Star,
+    /// Any run of characters, `/` included (a variable whose value is
+    /// unknown, or `/**` at the end).
+    Any,
+    /// `**/`: nothing, or any run of folders ending in `/`.
+    Dirs,
+    /// `[…]`: a character class; `true` when negated.
+    Class(Vec<(char, char)>, bool),
+}
+
+/// A compiled path pattern.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pattern {
+    toks: Vec<Tok>,
+    /// Shell globbing: `*`, `?` and classes do not match a leading `.` of a
+    /// segment (`rm *` leaves `.env` alone).
+    hidden_dots: bool,
+}
+
+impl Pattern {
+    /// A literal path: no character is special.
+    pub fn literal(text: &str) -> Pattern {
+        Pattern {
+            toks: text.chars().map(Tok::Char).collect(),
+            hidden_dots: false,
+        }
+    }
+
+    /// A glob in the cage's dialect (also gitignore's and the seeds').
+    pub fn glob(text: &str) -> Pattern {
+        Pattern {
+            toks: compile_glob(text),
+            hidden_dots: false,
+        }
+    }
+
+    /// A shell glob as bash expands it: wildcards skip hidden names.
+    pub fn shell_glob(text: &str) -> Pattern {
+        let mut pattern = Pattern::glob(text);
+        // Without `globstar`, bash reads `**` as `*`.
+        for tok in &mut pattern.toks {
+            if matches!(tok, Tok::Dirs) {
+                *tok = Tok::Star;
+            }
+        }
+        pattern.hidden_dots = true;
+        pattern
+    }
+
+    /// Appends literal text.
+    pub fn push_literal(&mut self, text: &str) {
+        self.toks.extend(text.chars().map(Tok::Char));
+    }
+
+    /// Appends another pattern.
+    pub fn append(&mut self, other: &Pattern) {
+        self.toks.extend(other.toks.iter().cloned());
+        self.hidden_dots |= other.hidden_dots;
+    }
+
+    /// The literal text before the first wildcard or unknown part.
+    pub fn literal_prefix(&self) -> String {
+        self.toks
+            .iter()
+            .map_while(|t| match t {
+                Tok::Char(c) => Some(*c),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The pattern without a leading literal `prefix` (compared exactly),
+    /// or `None` when it does not start with it.
+    pub fn strip_literal_prefix(&self, prefix: &str) -> Option<Pattern> {
+        let n = prefix.chars().count();
+        let starts = self.toks.len() >= n
+            && prefix
+                .chars()
+                .zip(&self.toks)
+                .all(|(c, t)| *t == Tok::Char(c));
+        starts.then(|| Pattern {
+            toks: self.toks[n..].to_vec(),
+            hidden_dots: self.hidden_dots,
+        })
+    }
+
+    /// Appends glob text (wildcards active).
+    pub fn push_glob(&mut self, text: &str) {
+        self.toks.extend(compile_glob(text));
+    }
+
+    /// Appends a part whose value is unknown: any text, `/` included.
+    pub fn push_unknown(&mut self) {
+        if self.toks.last() != Some(&Tok::Any) {
+            self.toks.push(Tok::Any);
+        }
+    }
+
+    /// This pattern followed by `/` and anything: everything beneath it.
+    pub fn beneath(&self) -> Pattern {
+        let mut below = self.clone();
+        // Beneath the root ("") is everything.
+        if !below.toks.is_empty() {
+            below.toks.push(Tok::Char('/'));
+        }
+        below.toks.push(Tok::Any);
+        below
+    }
+
+    /// Whether the pattern is a plain path (no wildcard, nothing unknown).
+    pub fn is_literal(&self) -> bool {
+        self.toks.iter().all(|t| matches!(t, Tok::Char(_)))
+    }
+
+    /// Whether the pattern contains a part whose value is unknown.
+    pub fn has_unknown(&self) -> bool {
+        self.toks.contains(&Tok::Any)
+    }
+
+    /// Whether `path` (a literal) matches.
+    pub fn matches(&self, path: &str) -> bool {
+        intersects(self, &Pattern::literal(path))
+    }
+}
+
+fn compile_glob(text: &str) -> Vec<Tok> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut toks = Vec::with_capacity(chars.len());
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        match c {
+            '*' if chars.get(i + 1) == Some(&'*') => {
+                let at_start = i == 0 || chars[i - 1] == '/';
+                let mut end = i + 2;
+                while chars.get(end) == Some(&'*') {
+                    end += 1;
+                }
+                if at_start && chars.get(end) == Some(&'/') {
+                    toks.push(Tok::Dirs);
+                    i = end + 1;
+                } else if at_start && end == chars.len() {
+                    toks.push(Tok::Any);
+                    i = end;
+                } else {
+                    toks.push(Tok::Star);
+                    i = end;
+                }
+                continue;
+            }
+            '*' => {
+                if toks.last() != Some(&Tok::Star) {
+                    toks.push(Tok::Star);
+                }
+            }
+            '?' => toks.push(Tok::One),
+            '[' => {
+                if let Some((class, next)) = parse_class(&chars, i) {
+                    toks.push(class);
+                    i = next;
+                    continue;
+                }
+                toks.push(Tok::Char('['));
+            }
+            '\\' if i + 1 < chars.len() => {
+                toks.push(Tok::Char(chars[i + 1]));
+                i += 2;
+                continue;
+            }
+            _ => toks.push(Tok::Char(c)),
+        }
+        i += 1;
+    }
+    toks
+}
+
+/// `[abc]`, `[a-z]`, `[!x]`, `[^x]` starting at `chars[start]`; the token
+/// and the index after `]`.
+fn parse_class(chars: &[char], start: usize) -> Option<(Tok, usize)> {
+    let mut i = start + 1;
+    let negated = matches!(chars.get(i), Some('!' | '^'));
+    if negated {
+        i += 1;
+    }
+    let mut ranges = Vec::new();
+    let first = i;
+    while i < chars.len() {
+        let c = chars[i];
+        if c == ']' && i > first {
+            return Some((Tok::Class(ranges, negated), i + 1));
+        }
+        if chars.get(i + 1) == Some(&'-') && chars.get(i + 2).is_some_and(|e| *e != ']') {
+            let end = chars[i + 2];
+            ranges.push((c.to_ascii_lowercase(), end.to_ascii_lowercase()));
+            ranges.push((c.to_ascii_uppercase(), end.to_ascii_uppercase()));
+            i += 3;
+        } else {
+            ranges.push((c.to_ascii_lowercase(), c.to_ascii_lowercase()));
+            i += 1;
+        }
+    }
+    None
+}
+
+/// Which characters one step may consume next.
+#[derive(Clone, Copy)]
+enum Set<'t> {
+    Exactly(char),
+    NotSlash,
+    Anything,
+    Class(&'t [(char, char)], bool),
+}
+
+impl Set<'_> {
+    fn contains(self, c: char) -> bool {
+        match self {
+            Set::Exactly(e) => e.eq_ignore_ascii_case(&c),
+            Set::NotSlash => c != '/',
+            Set::Anything => true,
+            Set::Class(ranges, negated) => {
+                let c = c.to_ascii_lowercase();
+                let inside = ranges.iter().any(|&(lo, hi)| lo <= c && c <= hi);
+                inside != negated && c != '/'
+            }
+        }
+    }
+
+    /// Whether the set holds some character other than `/` and `.` (true
+    /// for every wildcard; a class is assumed to).
+    fn has_plain(self) -> bool {
+        !matches!(self, Set::Exactly(_))
+    }
+}
+
+/// Whether some path matches both patterns.
+///
+/// A search over pairs of positions (one in each pattern) and whether the
+/// path so far ends a segment; at most `(|a|+1)·(|b|+1)·2` states, each
+/// visited once.
+pub fn intersects(a: &Pattern, b: &Pattern) -> bool {
+    let (la, lb) = (a.toks.len(), b.toks.len());
+    let index = |i: usize, j: usize, start: bool| ((i * (lb + 1)) + j) * 2 + usize::from(start);
+    let mut seen = vec![false; (la + 1) * (lb + 1) * 2];
+    let mut stack = vec![(0usize, 0usize, true)];
+    while let Some((i, j, start)) = stack.pop() {
+        let key = index(i, j, start);
+        if seen[key] {
+            continue;
+        }
+        seen[key] = true;
+        if i == la && j == lb {
+            return true;
+        }
+        // Steps that match the empty string.
+        if i < la && matches!(a.toks[i], Tok::Star | Tok::Any | Tok::Dirs) {
+            stack.push((i + 1, j, start));
+        }
+        if j < lb && matches!(b.toks[j], Tok::Star | Tok::Any | Tok::Dirs) {
+            stack.push((i, j + 1, start));
+        }
+        if i == la || j == lb {
+            continue;
+        }
+        let (sa, sb) = (set_of(&a.toks[i]), set_of(&b.toks[j]));
+        // The characters both may consume, sorted into `/`, `.` and others.
+        let mut choices: [Option<char>; 3] = [None; 3];
+        match (sa, sb) {
+            (Set::Exactly(c), other) | (other, Set::Exactly(c)) => {
+                if other.contains(c) {
+                    choices[0] = Some(c);
+                }
+            }
+            _ => {
+                if sa.contains('/') && sb.contains('/') {
+                    choices[0] = Some('/');
+                }
+                if sa.contains('.') && sb.contains('.') {
+                    choices[1] = Some('.');
+                }
+                if sa.has_plain() && sb.has_plain() {
+                    choices[2] = Some('x');
+                }
+            }
+        }
+        for c in choices.into_iter().flatten() {
+            let hidden = start && c == '.';
+            if hidden && (hides_dot(a, i) || hides_dot(b, j)) {
+                continue;
+            }
+            for ni in next_of(&a.toks, i, c) {
+                for nj in next_of(&b.toks, j, c) {
+                    stack.push((ni, nj, c == '/'));
+                }
+            }
+        }
+    }
+    false
+}
+
+fn set_of(tok: &Tok) -> Set<'_> {
+    match tok {
+        Tok::Char(c) => Set::Exactly(*c),
+        Tok::One | Tok::Star => Set::NotSlash,
+        Tok::Any | Tok::Dirs => Set::Anything,
+        Tok::Class(ranges, negated) => Set::Class(ranges, *negated),
+    }
+}
+
+/// A shell wildcard at the start of a segment does not match a hidden name.
+fn hides_dot(p: &Pattern, i: usize) -> bool {
+    p.hidden_dots && matches!(p.toks[i], Tok::Star | Tok::One | Tok::Class(..))
+}
+
+/// Where step `i` may go after consuming `c`: up to two positions.
+fn next_of(toks: &[Tok], i: usize, c: char) -> impl Iterator<Item = usize> {
+    let (stay, advance) = match toks[i] {
+        Tok::Star | Tok::Any => (true, false),
+        Tok::Dirs => (true, c == '/'),
+        _ => (false, true),
+    };
+    stay.then_some(i)
+        .into_iter()
+        .chain(advance.then_some(i + 1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn g(p: &str) -> Pattern {
+        Pattern::glob(p)
+    }
+
+    #[test]
+    fn cage_dialect() {
+        assert!(g("**/.env").matches(".env"));
+        assert!(g("**/.env").matches("app/config/.env"));
+        assert!(!g("**/.env").matches("app/.envrc"));
+        assert!(g("**/.env.*").matches("a/.env.local"));
+        assert!(g("src/*.rs").matches("src/main.rs"));
+        assert!(!g("src/*.rs").matches("src/a/main.rs"));
+        assert!(g("src/**").matches("src/a/b.rs"));
+        assert!(g("src/**/*.rs").matches("src/main.rs"));
+        assert!(g("src/**/*.rs").matches("src/a/b/main.rs"));
+        assert!(g("**/requirements*.txt").matches("requirements-dev.txt"));
+        assert!(g("[Mm]akefile").matches("makefile"));
+        assert!(!g("[!M]akefile").matches("Makefile"));
+        assert!(
+            g(".GitHub/Workflows").matches(".github/workflows"),
+            "case-insensitive"
+        );
+        assert!(g("a?c").matches("abc") && !g("a?c").matches("a/c"));
+    }
+
+    #[test]
+    fn shell_globs_skip_hidden_names() {
+        let star = Pattern::shell_glob("*");
+        assert!(intersects(&star, &g("src")));
+        assert!(!intersects(&star, &g(".env")));
+        assert!(intersects(&Pattern::shell_glob(".env*"), &g("**/.env")));
+        assert!(intersects(
+            &Pattern::shell_glob(".github/*/ci.yml"),
+            &g(".github/workflows").beneath()
+        ));
+        assert!(!intersects(
+            &Pattern::shell_glob("src/*.rs"),
+            &g(".git/hooks").beneath()
+        ));
+    }
+
+    #[test]
+    fn unknown_parts_match_anything() {
+        let mut p = Pattern::literal("");
+        p.push_unknown();
+        assert!(intersects(&p, &g("**/.env")));
+        let mut q = Pattern::literal("out/");
+        q.push_unknown();
+        q.push_literal(".txt");
+        assert!(!intersects(&q, &g("**/.env")));
+        assert!(intersects(&q, &g("out/a/b.txt")));
+        assert!(p.has_unknown() && !g("x").has_unknown());
+    }
+
+    #[test]
+    fn two_globs() {
+        assert!(intersects(&g("src/*.rs"), &g("**/main.*")));
+        assert!(!intersects(&g("src/*.rs"), &g("**/*.py")));
+        assert!(intersects(
+            &g("**/vendor/**"),
+            &g("a/vendor/b/package.json")
+        ));
+        assert!(!intersects(&g("docs/**"), &g("src/**")));
+    }
+}

@@ -1,0 +1,865 @@
+//! The path law: every path a command or an edit tool writes, judged
+//! against the protected paths of the ecosystem before the write happens.
+//!
+//! - built-in rules, always on (`rules/law.json`): the cage's `ci_config`,
+//!   `secrets`, `git_control`, `cage_config`, `lockfile` and
+//!   `dependency_manifest`, and the workspace-trust inventory
+//!   (`trust.executable`, `trust.model_influencing`);
+//! - project policy, read from the repository that holds the path
+//!   ([`policy`]): `.cage.yaml` (`protect:`, `allow_only:`,
+//!   `dependencies:`), gantry's manifest and active mission (forbidden
+//!   zones, edit roots), and the workspace-trust project maximum.
+//!
+//! Takes a [`Spot`] (a write target, resolved and made a pattern); returns
+//! [`Hit`]s. A policy file can only add: an invalid one is read in the
+//! strictest way (every write in its repository BLOCKED, named in the
+//! reason), and the built-ins always apply.
+
+pub mod document;
+pub mod gitignore;
+pub mod glob;
+pub mod policy;
+pub mod resolve;
+
+use crate::paths::{Target, normalise};
+use crate::rules::{FROZEN_COMMANDS, FrozenCommand, LOCK_SAFE_FLAGS, PROTECTED_RULES};
+use crate::shell::Word;
+use crate::verdict::Verdict;
+use glob::{Pattern, intersects};
+use policy::{Policy, Trust};
+use resolve::{Repository, find_root, resolve_links};
+use std::path::{Path, PathBuf};
+
+/// One repository's law: where it is, and what its policy files add.
+#[derive(Debug)]
+pub struct Law {
+    /// The repository (or the folder the law is anchored at).
+    pub repo: Repository,
+    /// Its project policy.
+    pub policy: Policy,
+}
+
+impl Law {
+    /// Reads the law of the repository holding `dir`.
+    pub fn at(dir: &Path) -> Law {
+        Law::of(Repository::at(dir))
+    }
+
+    fn of(repo: Repository) -> Law {
+        let policy = Policy::load(&repo.root);
+        Law { repo, policy }
+    }
+
+    /// Whether dependencies are frozen here.
+    pub fn frozen(&self) -> bool {
+        self.policy.cage.frozen
+    }
+}
+
+/// The laws one request may need: the repository of its working folder,
+/// loaded on first use, and any other repository a target lands in.
+#[derive(Debug, Default)]
+pub struct Laws {
+    cwd: Option<PathBuf>,
+    loaded: bool,
+    laws: Vec<Law>,
+}
+
+impl Laws {
+    /// Laws for requests run in `cwd` (nothing is read yet).
+    pub fn new(cwd: Option<&Path>) -> Laws {
+        Laws {
+            cwd: cwd.map(Path::to_path_buf),
+            loaded: false,
+            laws: Vec::new(),
+        }
+    }
+
+    /// The law of the working folder's repository.
+    pub fn home(&mut self) -> Option<&Law> {
+        self.load_home();
+        self.home_index().map(|i| &self.laws[i])
+    }
+
+    fn load_home(&mut self) {
+        if !self.loaded {
+            self.loaded = true;
+            if let Some(cwd) = &self.cwd {
+                let law = Law::at(cwd);
+                self.laws.insert(0, law);
+            }
+        }
+    }
+
+    fn home_index(&self) -> Option<usize> {
+        self.cwd
+            .as_ref()
+            .map(|_| 0)
+            .filter(|_| !self.laws.is_empty())
+    }
+
+    /// The law of the repository holding `path`, loading it if needed.
+    fn for_path(&mut self, path: &Path) -> Option<usize> {
+        self.load_home();
+        let best = self
+            .laws
+            .iter()
+            .enumerate()
+            .filter(|(_, law)| law.repo.relative(path).is_some())
+            .max_by_key(|(_, law)| law.repo.root.as_os_str().len())
+            .map(|(i, _)| i);
+        // A nested repository (a submodule, a clone inside the project)
+        // has a law of its own.
+        let start = path.parent().unwrap_or(path);
+        let nearest = find_root(start);
+        match (best, nearest) {
+            (Some(i), Some(root)) if root.starts_with(&self.laws[i].repo.root) => {
+                if root == self.laws[i].repo.root {
+                    Some(i)
+                } else {
+                    Some(self.push(root))
+                }
+            }
+            (Some(i), _) => Some(i),
+            (None, Some(root)) => Some(self.push(root)),
+            (None, None) => None,
+        }
+    }
+
+    fn push(&mut self, root: PathBuf) -> usize {
+        if let Some(i) = self.laws.iter().position(|l| l.repo.root == root) {
+            return i;
+        }
+        self.laws.push(Law::of(Repository::with_root(root)));
+        self.laws.len() - 1
+    }
+
+    /// Every law loaded so far.
+    pub fn loaded(&self) -> &[Law] {
+        &self.laws
+    }
+}
+
+/// What a finding of the law says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hit {
+    /// The verdict.
+    pub verdict: Verdict,
+    /// The rule id (`cage.secrets`, `gantry.forbidden_zone` …).
+    pub rule: String,
+    /// Why, naming the path and where the rule comes from.
+    pub reason: String,
+    /// What to do instead.
+    pub remediation: String,
+}
+
+/// How far a write reaches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reach {
+    /// The named path only (a redirection, `touch`, `cp … dest`).
+    Path,
+    /// The path and everything beneath it (`rm -r`, `mv`, `chmod -R`).
+    Tree,
+}
+
+/// A write target ready for the law: absolute patterns, lexical and with
+/// links resolved.
+#[derive(Clone, Debug)]
+pub struct Spot {
+    /// As written, for reasons.
+    pub shown: String,
+    /// The absolute path pattern, as named.
+    pub named: Pattern,
+    /// The same with symbolic links resolved, when that differs.
+    pub real: Option<Pattern>,
+    /// How far the write reaches.
+    pub reach: Reach,
+    /// Part of the path is only known when the command runs.
+    pub unresolved: bool,
+}
+
+impl Spot {
+    /// A literal absolute path (an edit tool's `file_path`, a resolved
+    /// shell target).
+    pub fn path(path: &Path, shown: &str, reach: Reach) -> Spot {
+        let lexical = normalise(path);
+        let real = resolve_links(&lexical);
+        Spot {
+            shown: shown.to_string(),
+            named: Pattern::literal(&lexical.to_string_lossy()),
+            real: (real != lexical).then(|| Pattern::literal(&real.to_string_lossy())),
+            reach,
+            unresolved: false,
+        }
+    }
+
+    /// A shell write target: known, a glob, or partly unknown.
+    pub fn of_target(
+        target: &Target,
+        cwd: Option<&Path>,
+        home: Option<&Path>,
+        reach: Reach,
+    ) -> Option<Spot> {
+        match &target.path {
+            Some(path) if !target.glob => Some(Spot::path(path, &target.raw, reach)),
+            Some(path) => {
+                let text = path.to_string_lossy();
+                // Resolve links in the folder before the first wildcard.
+                let wild = text.find(['*', '?', '[']).unwrap_or(text.len());
+                let folder_end = text[..wild].rfind('/').unwrap_or(0);
+                let folder = Path::new(if folder_end == 0 {
+                    "/"
+                } else {
+                    &text[..folder_end]
+                });
+                let real = resolve_links(folder);
+                let named = Pattern::shell_glob(&text);
+                let real = (real != folder).then(|| {
+                    let mut p = Pattern::literal(&real.to_string_lossy());
+                    p.append(&Pattern::shell_glob(&text[folder_end..]));
+                    p
+                });
+                Some(Spot {
+                    shown: target.raw.clone(),
+                    named,
+                    real,
+                    reach,
+                    unresolved: false,
+                })
+            }
+            None => {
+                let named = pattern_of_unknown(&target.raw, target.glob, cwd, home)?;
+                Some(Spot {
+                    shown: target.raw.clone(),
+                    unresolved: named.has_unknown(),
+                    named,
+                    real: None,
+                    reach,
+                })
+            }
+        }
+    }
+
+    fn forms(&self) -> impl Iterator<Item = &Pattern> {
+        std::iter::once(&self.named).chain(self.real.as_ref())
+    }
+}
+
+/// An absolute pattern for a word whose value is partly unknown: each
+/// `$NAME`, `${…}`, `$(…)` and backtick part may be any text, `/` included.
+fn pattern_of_unknown(
+    raw: &str,
+    glob: bool,
+    cwd: Option<&Path>,
+    home: Option<&Path>,
+) -> Option<Pattern> {
+    let mut rest = raw;
+    let mut pattern = Pattern::literal("");
+    let at_home = ["$HOME", "${HOME}", "~"].iter().find_map(|var| {
+        rest.strip_prefix(var)
+            .filter(|after| after.is_empty() || after.starts_with('/'))
+    });
+    if let Some(after) = at_home {
+        pattern.push_literal(&home?.to_string_lossy());
+        rest = after;
+    } else if !rest.starts_with(['/', '$', '`']) {
+        pattern.push_literal(&cwd?.to_string_lossy());
+        pattern.push_literal("/");
+    }
+    let chars: Vec<char> = rest.chars().collect();
+    let mut i = 0;
+    let mut text = String::new();
+    let flush = |text: &mut String, pattern: &mut Pattern| {
+        if glob {
+            pattern.push_glob(text);
+        } else {
+            pattern.push_literal(text);
+        }
+        text.clear();
+    };
+    while i < chars.len() {
+        let c = chars[i];
+        let unknown_len = match c {
+            '$' => unknown_length(&chars[i..]),
+            '`' => chars[i + 1..]
+                .iter()
+                .position(|&c| c == '`')
+                .map_or(chars.len() - i, |p| p + 2),
+            _ => 0,
+        };
+        if unknown_len > 0 {
+            flush(&mut text, &mut pattern);
+            pattern.push_unknown();
+            i += unknown_len;
+        } else {
+            text.push(c);
+            i += 1;
+        }
+    }
+    flush(&mut text, &mut pattern);
+    Some(pattern)
+}
+
+/// The length of a `$…` expansion at the start of `chars` (0 when the `$`
+/// is literal).
+fn unknown_length(chars: &[char]) -> usize {
+    match chars.get(1) {
+        Some('{') | Some('(') => {
+            let (open, close) = if chars[1] == '{' {
+                ('{', '}')
+            } else {
+                ('(', ')')
+            };
+            let mut depth = 0;
+            for (i, &c) in chars.iter().enumerate().skip(1) {
+                if c == open {
+                    depth += 1;
+                } else if c == close {
+                    depth -= 1;
+                    if depth == 0 {
+                        return i + 1;
+                    }
+                }
+            }
+            chars.len()
+        }
+        Some(c) if c.is_ascii_alphabetic() || *c == '_' => {
+            1 + chars[1..]
+                .iter()
+                .take_while(|c| c.is_ascii_alphanumeric() || **c == '_')
+                .count()
+        }
+        Some(c) if c.is_ascii_digit() || "@*#?$!-".contains(*c) => 2,
+        _ => 0,
+    }
+}
+
+impl Laws {
+    /// The law's findings for one write target.
+    pub fn judge(&mut self, spot: &Spot) -> Vec<Hit> {
+        let mut hits: Vec<Hit> = Vec::new();
+        let forms: Vec<Pattern> = spot.forms().cloned().collect();
+        for form in &forms {
+            let (index, rel) = self.relative_form(form);
+            let law = index.map(|i| &self.laws[i]);
+            judge_form(law, &rel, spot, &mut hits);
+        }
+        // Git folders outside the work tree (linked work trees) and a
+        // `core.hooksPath` anywhere.
+        for law in &self.laws {
+            let mut controls: Vec<PathBuf> = Vec::new();
+            if let Some(dir) = &law.repo.git_dir
+                && !dir.starts_with(&law.repo.root)
+            {
+                controls.push(dir.join("config"));
+                controls.push(dir.join("hooks"));
+            }
+            controls.extend(law.repo.hooks_path.clone());
+            for control in controls {
+                let control = Pattern::literal(&control.to_string_lossy());
+                if forms.iter().any(|f| covers(&control, f, spot.reach, false)) {
+                    add(
+                        &mut hits,
+                        spot,
+                        Verdict::Blocked,
+                        "cage.git_control",
+                        "git control (config or hooks; the active core.hooksPath)",
+                        "cage built-in rule git_control",
+                        "Git configuration and hooks are for the person to change; say what you need and why.",
+                    );
+                }
+            }
+        }
+        if spot.unresolved {
+            // What only run time knows cannot be pinned on one rule: the
+            // strictest match is reported once, and signed, not blocked.
+            hits.sort_by_key(|h| std::cmp::Reverse(h.verdict));
+            hits.truncate(1);
+            for hit in &mut hits {
+                hit.verdict = hit.verdict.min(Verdict::Signed);
+            }
+        }
+        hits
+    }
+
+    /// The root-relative pattern of one form of a spot, and its law.
+    /// Outside every repository the pattern is anchored anywhere (`**/…`),
+    /// so `.github/workflows/x` is caught in whatever folder it is.
+    fn relative_form(&mut self, form: &Pattern) -> (Option<usize>, Pattern) {
+        let prefix = form.literal_prefix();
+        if prefix.is_empty() || !prefix.starts_with('/') {
+            // Starts with an unknown part: judged by the working folder's law.
+            self.load_home();
+            return (self.home_index(), form.clone());
+        }
+        let folder = if form.is_literal() {
+            PathBuf::from(&prefix)
+        } else {
+            PathBuf::from(&prefix[..prefix.rfind('/').unwrap_or(0).max(1)])
+        };
+        match self.for_path(&folder) {
+            Some(i) => {
+                let law = &self.laws[i];
+                let roots = std::iter::once(&law.repo.root).chain(law.repo.real_root.as_ref());
+                for root in roots {
+                    let root_text = root.to_string_lossy();
+                    if let Some(rel) = form.strip_literal_prefix(&format!("{root_text}/")) {
+                        return (Some(i), rel);
+                    }
+                    if form.is_literal() && prefix == root_text {
+                        return (Some(i), Pattern::literal(""));
+                    }
+                }
+                (None, anywhere(form))
+            }
+            None => (None, anywhere(form)),
+        }
+    }
+}
+
+/// An absolute pattern outside any repository, matched at any depth.
+fn anywhere(form: &Pattern) -> Pattern {
+    let mut p = Pattern::glob("**/");
+    p.append(
+        &form
+            .strip_literal_prefix("/")
+            .unwrap_or_else(|| form.clone()),
+    );
+    p
+}
+
+/// Whether a rule's pattern covers (a path of) the spot: the rule names the
+/// path or a folder above it, or, for a write that reaches a whole tree,
+/// something inside it. Rules that match a name at any depth (`**/.env`)
+/// do not reach into a tree: that would need the folder's listing.
+fn covers(rule: &Pattern, spot: &Pattern, reach: Reach, anywhere_rule: bool) -> bool {
+    intersects(rule, spot)
+        || intersects(&rule.beneath(), spot)
+        || reach == Reach::Tree && !anywhere_rule && intersects(rule, &spot.beneath())
+}
+
+fn add(
+    hits: &mut Vec<Hit>,
+    spot: &Spot,
+    verdict: Verdict,
+    rule: &str,
+    what: &str,
+    source: &str,
+    remediation: &str,
+) {
+    if hits.iter().any(|h| h.rule == rule && h.verdict >= verdict) {
+        return;
+    }
+    hits.retain(|h| h.rule != rule);
+    let reason = if spot.unresolved {
+        format!(
+            "the write target `{}` is only known when the command runs, and could be {what} ({source})",
+            crate::limits::clip(&spot.shown, 80)
+        )
+    } else {
+        format!(
+            "writes `{}`, {what} ({source})",
+            crate::limits::clip(&spot.shown, 120)
+        )
+    };
+    hits.push(Hit {
+        verdict,
+        rule: rule.to_string(),
+        reason,
+        remediation: remediation.to_string(),
+    });
+}
+
+/// Judges one root-relative form against the built-ins and `law`'s policy.
+fn judge_form(law: Option<&Law>, rel: &Pattern, spot: &Spot, hits: &mut Vec<Hit>) {
+    let frozen = law.is_some_and(Law::frozen);
+    for rule in &PROTECTED_RULES {
+        let Some(verdict) = (if frozen {
+            rule.frozen.or(rule.verdict)
+        } else {
+            rule.verdict
+        }) else {
+            continue;
+        };
+        let hit = rule
+            .paths
+            .iter()
+            .any(|p| covers(&Pattern::glob(p), rel, spot.reach, p.starts_with("**/")));
+        let excepted = rel.is_literal()
+            && rule
+                .except
+                .iter()
+                .any(|p| covers(&Pattern::glob(p), rel, Reach::Path, true));
+        if hit && !excepted {
+            add(
+                hits,
+                spot,
+                verdict,
+                rule.id,
+                rule.what,
+                rule.source,
+                rule.remediation,
+            );
+        }
+    }
+    let Some(law) = law else { return };
+    let policy = &law.policy;
+    for protect in &policy.cage.protect {
+        if covers(
+            &Pattern::glob(&protect.glob),
+            rel,
+            spot.reach,
+            protect.glob.starts_with("**/"),
+        ) {
+            let mode = if protect.verdict == Verdict::Blocked {
+                "revert"
+            } else {
+                "report"
+            };
+            add(
+                hits,
+                spot,
+                protect.verdict,
+                "cage.cage_protect",
+                &format!("protected by the project ({mode})"),
+                &format!(".cage.yaml protect: {}", protect.written),
+                "The project protects this path (.cage.yaml); leave it unchanged, or ask the person.",
+            );
+        }
+    }
+    if let Some(gantry) = &policy.gantry {
+        judge_gantry(gantry, rel, spot, hits);
+    }
+    judge_scope(law, rel, spot, hits);
+    for problem in &policy.problems {
+        let rule = match problem.file {
+            policy::CAGE_FILE => "cage.cage_config",
+            policy::MANIFEST_YAML | policy::MANIFEST_JSON => "cage.manifest_forbidden_zone",
+            policy::ACTIVE_MISSION => "gantry.forbidden_zone",
+            _ => continue,
+        };
+        if !hits.iter().any(|h| h.rule == rule) {
+            hits.push(Hit {
+                verdict: Verdict::Blocked,
+                rule: rule.to_string(),
+                reason: format!(
+                    "{} {}; until it is fixed, every write in the repository is blocked (the strictest reading)",
+                    problem.file, problem.message
+                ),
+                remediation: format!(
+                    "Ask the person to fix {} ({}); do not edit it yourself.",
+                    problem.file, problem.message
+                ),
+            });
+        }
+    }
+}
+
+/// gantry's path law: forbidden zones beat roots; governance files are not
+/// judged; nothing under `.gitagent/` is outside the roots.
+fn judge_gantry(gantry: &policy::Gantry, rel: &Pattern, spot: &Spot, hits: &mut Vec<Hit>) {
+    let literal = rel.is_literal().then(|| rel.literal_prefix());
+    let mission = gantry.mission.as_ref();
+    let transport = literal.as_deref().is_some_and(|p| {
+        p == "EXECUTOR_LOG.md"
+            || p == policy::ACTIVE_MISSION
+            || mission.is_some_and(|m| {
+                p == m.file
+                    || m.id
+                        .as_ref()
+                        .is_some_and(|id| p == format!(".gitagent/runs/{id}.json"))
+            })
+    });
+    if transport {
+        return;
+    }
+    let zone_covers = |zone: &str| covers(&Pattern::literal(zone), rel, spot.reach, false);
+    if let Some(m) = mission
+        && let Some((zone, from)) = m.zones.iter().find(|(z, _)| zone_covers(z))
+    {
+        add(
+            hits,
+            spot,
+            Verdict::Blocked,
+            "gantry.forbidden_zone",
+            &format!("inside the forbidden zone `{zone}` (GXT_FORBIDDEN_ZONE)"),
+            &format!("{from} of mission {} for skill {}", m.file, m.skill),
+            "Forbidden zones must not be touched: stop and escalate to the Planner, or fail the task. Do not write there by another route.",
+        );
+    }
+    if let Some((zone, skill)) = gantry.all_zones.iter().find(|(z, _)| zone_covers(z)) {
+        add(
+            hits,
+            spot,
+            Verdict::Blocked,
+            "cage.manifest_forbidden_zone",
+            &format!("inside the forbidden zone `{zone}` of skill {skill} (GXT_FORBIDDEN_ZONE)"),
+            &format!(
+                "{}, cage built-in rule manifest_forbidden_zone",
+                gantry.manifest
+            ),
+            "Forbidden zones must not be touched: stop and escalate to the Planner, or fail the task.",
+        );
+    }
+    if let Some(glob) = gantry
+        .perimeter
+        .iter()
+        .find(|g| covers(&perimeter_pattern(g), rel, spot.reach, g.starts_with("**/")))
+    {
+        add(
+            hits,
+            spot,
+            Verdict::Signed,
+            "gantry.perimeter_protected",
+            &format!("perimeter-protected (`{glob}`): changes need a Planner-stamped commit"),
+            &gantry.manifest,
+            "Perimeter files change through the Planner; propose the change instead of making it.",
+        );
+    }
+    let Some(m) = mission else { return };
+    if m.roots.is_empty() {
+        return;
+    }
+    let in_governance = covers(&Pattern::literal(".gitagent"), rel, Reach::Path, false)
+        && rel.literal_prefix().starts_with(".gitagent/");
+    let inside = m.roots.iter().any(|(root, _)| {
+        let root = Pattern::literal(root);
+        if rel.is_literal() {
+            intersects(&root, rel) || intersects(&root.beneath(), rel)
+        } else {
+            // A pattern is inside only when all it can match is.
+            rel.literal_prefix()
+                .starts_with(&format!("{}/", root.literal_prefix()))
+        }
+    });
+    if !inside && !in_governance {
+        let path = crate::limits::clip(&rel.literal_prefix(), 120).to_string();
+        let path = if path.is_empty() {
+            spot.shown.clone()
+        } else {
+            path
+        };
+        let roots: Vec<&str> = m.roots.iter().map(|(r, _)| r.as_str()).collect();
+        hits.push(Hit {
+            verdict: Verdict::Signed,
+            rule: "gantry.outside_roots".to_string(),
+            reason: format!(
+                "writes `{}`, outside mission {}'s edit roots ({}; from the {})",
+                crate::limits::clip(&spot.shown, 120),
+                m.file,
+                roots.join(", "),
+                m.roots.first().map_or("skill", |(_, from)| from)
+            ),
+            remediation: format!(
+                "Record a context request first: gantry context-request --path {path} --reason \"<why this path is needed>\", and wait for the verifier."
+            ),
+        });
+    }
+}
+
+/// gantry's perimeter glob dialect: `**/x` is a suffix match, anything
+/// else is the path itself.
+fn perimeter_pattern(glob: &str) -> Pattern {
+    if glob.starts_with("**/") {
+        Pattern::glob(glob)
+    } else {
+        Pattern::literal(glob)
+    }
+}
+
+/// The cage's `allow_only:`: a write git would track, outside the area,
+/// is out of scope. Gitignored paths (build output, caches) stay allowed.
+fn judge_scope(law: &Law, rel: &Pattern, spot: &Spot, hits: &mut Vec<Hit>) {
+    let area = &law.policy.cage.allow_only;
+    if area.is_empty() {
+        return;
+    }
+    let globs: Vec<Pattern> = area.iter().map(|g| Pattern::glob(g)).collect();
+    let inside = if rel.is_literal() {
+        globs
+            .iter()
+            .any(|g| g.matches(&rel.literal_prefix()) || intersects(&g.beneath(), rel))
+    } else {
+        // A pattern is in scope only when its fixed folder is.
+        let fixed = rel.literal_prefix();
+        let folder = fixed.rsplit_once('/').map_or("", |(f, _)| f);
+        !folder.is_empty()
+            && globs
+                .iter()
+                .any(|g| intersects(&g.beneath(), &Pattern::literal(&format!("{folder}/x"))))
+    };
+    if inside {
+        return;
+    }
+    let text = rel.literal_prefix();
+    if text.is_empty() && rel.is_literal() {
+        return;
+    }
+    let git_internal = text == ".git" || text.starts_with(".git/");
+    if git_internal || rel.is_literal() && gitignore::is_ignored(&law.repo, &text) {
+        return;
+    }
+    add(
+        hits,
+        spot,
+        Verdict::Blocked,
+        "cage.out_of_scope",
+        &format!("outside the task's area ({})", area.join(", ")),
+        ".cage.yaml allow_only",
+        "Stay inside the task's area (.cage.yaml allow_only); if the work needs this file, ask the person to widen the area.",
+    );
+}
+
+/// Under a dependency freeze, the rule a command breaks: it adds, removes
+/// or updates packages (`cage.dependency_manifest`) or rewrites a lockfile
+/// (`cage.lockfile`).
+pub fn frozen_command(verb: &str, args: &[Word]) -> Option<&'static FrozenCommand> {
+    let mut words: Vec<&str> = vec![verb];
+    let mut options = Vec::new();
+    let mut rest = args;
+    // `python -m pip install x` is `pip install x`.
+    if verb.starts_with("python")
+        && args.first().is_some_and(|a| a.value == "-m")
+        && let Some(module) = args.get(1)
+    {
+        words = vec![module.value.as_str()];
+        rest = &args[2..];
+    }
+    for word in rest {
+        if word.value.starts_with('-') {
+            options.push(word.value.as_str());
+        } else {
+            words.push(word.value.as_str());
+        }
+    }
+    FROZEN_COMMANDS.iter().find(|c| {
+        let fits = words.len() >= c.words.len()
+            && words[..c.words.len()] == *c.words
+            && if c.package {
+                words.len() > c.words.len()
+            } else {
+                words.len() == c.words.len()
+            };
+        let safe = c.rule == "cage.lockfile" && options.iter().any(|o| LOCK_SAFE_FLAGS.contains(o));
+        fits && !safe
+    })
+}
+
+/// The trust finding for a whole request, when the project maximum
+/// narrows it: `restricted` blocks everything but FREE, `denied` blocks
+/// everything.
+pub fn trust_hit(law: &Law, verdict: Verdict) -> Option<Hit> {
+    let why = law
+        .policy
+        .problem(policy::TRUST_FILE)
+        .map(|p| format!(" ({} {}, read as denied)", p.file, p.message))
+        .unwrap_or_default();
+    match law.policy.trust {
+        Trust::Trusted => None,
+        Trust::Restricted if verdict == Verdict::Free => None,
+        Trust::Restricted => Some(Hit {
+            verdict: Verdict::Blocked,
+            rule: "trust.restricted".to_string(),
+            reason: format!(
+                "the workspace's trust is restricted ({}): read-only, no network; only commands that change nothing may run",
+                policy::TRUST_FILE
+            ),
+            remediation: "Only read-only inspection is allowed in this workspace; ask the person to run anything else.".to_string(),
+        }),
+        Trust::Denied => Some(Hit {
+            verdict: Verdict::Blocked,
+            rule: "trust.denied".to_string(),
+            reason: format!(
+                "the workspace's trust is denied{}: nothing may run here until an operator records a decision",
+                if why.is_empty() { format!(" ({})", policy::TRUST_FILE) } else { why }
+            ),
+            remediation: "Stop: this workspace is not trusted. Ask the person to review it.".to_string(),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spot(path: &str, reach: Reach) -> Spot {
+        Spot::path(Path::new(path), path, reach)
+    }
+
+    fn rules_hit(laws: &mut Laws, path: &str, reach: Reach) -> Vec<(String, Verdict)> {
+        laws.judge(&spot(path, reach))
+            .into_iter()
+            .map(|h| (h.rule, h.verdict))
+            .collect()
+    }
+
+    #[test]
+    fn builtins_without_a_repository() {
+        let mut laws = Laws::new(Some(Path::new("/nonexistent/proj")));
+        let hits = rules_hit(
+            &mut laws,
+            "/nonexistent/proj/.github/workflows/ci.yml",
+            Reach::Path,
+        );
+        assert_eq!(hits[0], ("cage.ci_config".to_string(), Verdict::Blocked));
+        assert!(hits.iter().any(|(r, _)| r == "trust.executable"));
+        let hits = rules_hit(&mut laws, "/nonexistent/proj/app/.env.local", Reach::Path);
+        assert_eq!(hits, vec![("cage.secrets".to_string(), Verdict::Blocked)]);
+        assert!(rules_hit(&mut laws, "/nonexistent/proj/.env.example", Reach::Path).is_empty());
+        assert!(rules_hit(&mut laws, "/nonexistent/proj/src/main.rs", Reach::Path).is_empty());
+        let hits = rules_hit(&mut laws, "/nonexistent/proj/.", Reach::Tree);
+        assert!(
+            hits.iter().any(|(r, _)| r == "cage.git_control"),
+            "{hits:?}"
+        );
+        let hits = rules_hit(&mut laws, "/nonexistent/proj/docs/CLAUDE.md", Reach::Path);
+        assert_eq!(
+            hits,
+            vec![("trust.model_influencing".to_string(), Verdict::Signed)]
+        );
+        let hits = rules_hit(&mut laws, "/nonexistent/proj/Cargo.lock", Reach::Path);
+        assert_eq!(hits, vec![("cage.lockfile".to_string(), Verdict::Signed)]);
+        assert!(rules_hit(&mut laws, "/nonexistent/proj/Cargo.toml", Reach::Path).is_empty());
+        // Outside the project, anchored rules match at any depth.
+        let hits = rules_hit(&mut laws, "/nonexistent/other/.gitlab-ci.yml", Reach::Path);
+        assert_eq!(hits[0].0, "cage.ci_config");
+    }
+
+    #[test]
+    fn unknown_parts_make_patterns() {
+        let p = pattern_of_unknown("$F", false, Some(Path::new("/p")), None).unwrap();
+        assert!(p.has_unknown());
+        let p = pattern_of_unknown("$DIR/.env", false, Some(Path::new("/p")), None).unwrap();
+        assert!(intersects(&p, &Pattern::glob("/p/.env")));
+        let p = pattern_of_unknown("out/${NAME}.txt", false, Some(Path::new("/p")), None).unwrap();
+        assert!(!intersects(&p, &Pattern::glob("**/.env")));
+        assert!(intersects(&p, &Pattern::literal("/p/out/a.txt")));
+    }
+
+    #[test]
+    fn frozen_commands() {
+        let words = |s: &str| s.split(' ').map(Word::literal).collect::<Vec<_>>();
+        let rule = |verb: &str, args: &str| frozen_command(verb, &words(args)).map(|c| c.rule);
+        assert_eq!(
+            rule("npm", "install lodash"),
+            Some("cage.dependency_manifest")
+        );
+        assert_eq!(
+            rule("npm", "install -D lodash"),
+            Some("cage.dependency_manifest")
+        );
+        assert_eq!(rule("npm", "install"), Some("cage.lockfile"));
+        assert_eq!(rule("yarn", "install --frozen-lockfile"), None);
+        assert_eq!(rule("npm", "ci"), None);
+        assert_eq!(rule("cargo", "update"), Some("cage.lockfile"));
+        assert_eq!(
+            rule("python3", "-m pip install requests"),
+            Some("cage.dependency_manifest")
+        );
+        assert_eq!(
+            rule("uv", "pip install x"),
+            Some("cage.dependency_manifest")
+        );
+        assert_eq!(rule("cargo", "build"), None);
+    }
+}

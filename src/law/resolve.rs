@@ -1,0 +1,234 @@
+//! Where a path really is: symbolic links resolved for the parts that
+//! exist, the repository that holds it, and that repository's git folders.
+//!
+//! Takes absolute, lexically normalised paths; returns paths. Reads the
+//! filesystem (`lstat`, `readlink`, a `.git` file, `.git/config`) and
+//! never walks a directory's contents.
+
+use crate::paths::normalise;
+use std::path::{Component, Path, PathBuf};
+
+/// Links followed for one path before giving up (as the kernel's 40).
+const MAX_LINKS: usize = 40;
+
+/// The path with every symbolic link among its existing parts resolved;
+/// the parts that do not exist yet are kept as written. A link in the
+/// project that points into `.git/hooks` comes back as `.git/hooks/…`. A
+/// loop or a dangling link stops the resolution where it is.
+pub fn resolve_links(path: &Path) -> PathBuf {
+    let mut done = PathBuf::from("/");
+    let mut pending: Vec<std::ffi::OsString> = parts(path);
+    pending.reverse();
+    let mut links = 0;
+    while let Some(part) = pending.pop() {
+        if part == ".." {
+            done.pop();
+            continue;
+        }
+        let next = done.join(&part);
+        match std::fs::symlink_metadata(&next) {
+            Ok(meta) if meta.file_type().is_symlink() && links < MAX_LINKS => {
+                links += 1;
+                let Ok(target) = std::fs::read_link(&next) else {
+                    done = next;
+                    continue;
+                };
+                if target.is_absolute() {
+                    done = PathBuf::from("/");
+                }
+                let mut more = parts(&target);
+                more.reverse();
+                pending.extend(more);
+            }
+            Ok(_) => done = next,
+            Err(_) => {
+                // Nothing more exists below: keep the rest as written.
+                done = next;
+                while let Some(rest) = pending.pop() {
+                    if rest == ".." {
+                        done.pop();
+                    } else {
+                        done.push(rest);
+                    }
+                }
+            }
+        }
+    }
+    done
+}
+
+fn parts(path: &Path) -> Vec<std::ffi::OsString> {
+    path.components()
+        .filter_map(|c| match c {
+            Component::Normal(p) => Some(p.to_os_string()),
+            Component::ParentDir => Some("..".into()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A repository (or, outside any, the folder the law is anchored at).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Repository {
+    /// The work tree's root, as found (not link-resolved).
+    pub root: PathBuf,
+    /// The root with links resolved, when it differs.
+    pub real_root: Option<PathBuf>,
+    /// The git folder holding `config` and `hooks` (the common folder of a
+    /// linked work tree), when there is one.
+    pub git_dir: Option<PathBuf>,
+    /// The active `core.hooksPath`, absolute, when set.
+    pub hooks_path: Option<PathBuf>,
+}
+
+/// The nearest folder at or above `start` that holds `.git` (a folder, or
+/// a file of a linked work tree or submodule).
+pub fn find_root(start: &Path) -> Option<PathBuf> {
+    start
+        .ancestors()
+        .find(|dir| std::fs::symlink_metadata(dir.join(".git")).is_ok())
+        .map(Path::to_path_buf)
+}
+
+impl Repository {
+    /// The repository holding `cwd`, or `cwd` itself when there is none
+    /// (as the cage anchors itself).
+    pub fn at(cwd: &Path) -> Repository {
+        let root = find_root(cwd).unwrap_or_else(|| cwd.to_path_buf());
+        Repository::with_root(root)
+    }
+
+    /// A repository whose root is known.
+    pub fn with_root(root: PathBuf) -> Repository {
+        let real = resolve_links(&root);
+        let git_dir = git_dir_of(&root);
+        let hooks_path = git_dir.as_deref().and_then(|d| hooks_path_of(d, &root));
+        Repository {
+            real_root: (real != root).then_some(real),
+            root,
+            git_dir,
+            hooks_path,
+        }
+    }
+
+    /// `path` relative to the root (`src/a.rs`), trying the root as found
+    /// and as resolved; `None` when it is outside. The root itself is "".
+    pub fn relative(&self, path: &Path) -> Option<String> {
+        std::iter::once(&self.root)
+            .chain(self.real_root.as_ref())
+            .find_map(|root| path.strip_prefix(root).ok())
+            .map(|rel| rel.to_string_lossy().into_owned())
+    }
+}
+
+/// The folder git keeps `config` and `hooks` in for the work tree at
+/// `root`: `root/.git`, or where a `.git` file points (its `commondir` for
+/// a linked work tree).
+fn git_dir_of(root: &Path) -> Option<PathBuf> {
+    let dot_git = root.join(".git");
+    let meta = std::fs::symlink_metadata(&dot_git).ok()?;
+    if meta.is_dir() {
+        return Some(dot_git);
+    }
+    let text = read_small(&dot_git)?;
+    let pointed = text.trim().strip_prefix("gitdir:")?.trim();
+    let dir = normalise(&root.join(pointed));
+    match read_small(&dir.join("commondir")) {
+        Some(common) => Some(normalise(&dir.join(common.trim()))),
+        None => Some(dir),
+    }
+}
+
+/// `core.hooksPath` from the repository's own config file, made absolute
+/// (a relative value is relative to the work tree's root, as git runs
+/// hooks there). Only the `[core]` section of `config` is read; includes
+/// are not followed.
+fn hooks_path_of(git_dir: &Path, root: &Path) -> Option<PathBuf> {
+    let text = read_small(&git_dir.join("config"))?;
+    let mut in_core = false;
+    let mut found = None;
+    for line in text.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            let section = line.trim_start_matches('[').trim_end_matches(']').trim();
+            in_core = section.eq_ignore_ascii_case("core");
+            continue;
+        }
+        if !in_core {
+            continue;
+        }
+        if let Some((key, value)) = line.split_once('=')
+            && key.trim().eq_ignore_ascii_case("hookspath")
+        {
+            let value = value.split([';', '#']).next().unwrap_or("").trim();
+            let value = value.trim_matches('"');
+            if !value.is_empty() {
+                found = Some(value.to_string());
+            }
+        }
+    }
+    let value = found?;
+    let path = match value.strip_prefix("~/") {
+        Some(rest) => std::env::var_os("HOME").map(|h| PathBuf::from(h).join(rest))?,
+        None => root.join(value),
+    };
+    Some(normalise(&path))
+}
+
+/// A small text file (policy files, `.git` pointers): `None` when missing,
+/// unreadable, not UTF-8 or over `limit`.
+pub fn read_small(path: &Path) -> Option<String> {
+    read_limited(path, 64 * 1024).ok().flatten()
+}
+
+/// Reads a file of at most `limit` bytes: `Ok(None)` when it does not
+/// exist, an error when it cannot be read, is larger, or is not UTF-8.
+pub fn read_limited(path: &Path, limit: u64) -> Result<Option<String>, String> {
+    use std::io::Read;
+    let file = match std::fs::File::open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("cannot be read: {e}")),
+    };
+    let mut bytes = Vec::new();
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot be read: {e}"))?;
+    if bytes.len() as u64 > limit {
+        return Err(format!("is larger than {limit} bytes"));
+    }
+    String::from_utf8(bytes)
+        .map(Some)
+        .map_err(|_| "is not UTF-8".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn links_of_existing_parts_are_resolved() {
+        let dir = std::env::temp_dir().join(format!("portcullis-resolve-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join(".git/hooks")).unwrap();
+        std::os::unix::fs::symlink(dir.join(".git/hooks"), dir.join("tools")).unwrap();
+        std::os::unix::fs::symlink("loop", dir.join("loop")).unwrap();
+        let real = resolve_links(&dir);
+        assert_eq!(
+            resolve_links(&dir.join("tools/pre-commit")),
+            real.join(".git/hooks/pre-commit")
+        );
+        assert_eq!(resolve_links(&dir.join("new/x")), real.join("new/x"));
+        assert_eq!(resolve_links(&dir.join("loop/x")), real.join("loop/x"));
+        std::fs::write(dir.join(".git/config"), "[core]\n\thooksPath = .githooks\n").unwrap();
+        let repo = Repository::at(&dir.join("src"));
+        assert_eq!(repo.root, dir);
+        assert_eq!(repo.hooks_path, Some(dir.join(".githooks")));
+        assert_eq!(
+            repo.relative(&dir.join("src/a.rs")).as_deref(),
+            Some("src/a.rs")
+        );
+        assert_eq!(repo.relative(Path::new("/elsewhere")), None);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
