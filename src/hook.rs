@@ -72,7 +72,17 @@ pub enum ToolCall {
         /// The command line.
         command: String,
     },
-    /// A tool portcullis does not judge yet (edits come with the path law).
+    /// An edit tool's write (`Write`, `Edit`, `MultiEdit`, `NotebookEdit`;
+    /// OpenCode's `write`, `edit`, `multiedit`), or a `Read`.
+    File {
+        /// The tool's name.
+        tool: String,
+        /// Whether the file is written or read.
+        kind: crate::engine::EditKind,
+        /// The path the tool names.
+        path: String,
+    },
+    /// A tool portcullis does not judge.
     Other {
         /// The tool's name.
         tool: String,
@@ -113,6 +123,26 @@ pub fn parse_request(input: &[u8], home: Option<PathBuf>) -> Result<Request, Hoo
         .and_then(Value::as_str)
         .unwrap_or("Bash");
     let input = object.get("tool_input").or_else(|| object.get("args"));
+    if let Some(kind) = file_tool(tool) {
+        let input = input.ok_or_else(|| HookError::Shape("no tool_input".into()))?;
+        let path = ["file_path", "notebook_path", "filePath", "path"]
+            .iter()
+            .find_map(|key| input.get(*key))
+            .ok_or_else(|| HookError::Shape(format!("{tool}: no tool_input.file_path")))?
+            .as_str()
+            .filter(|p| !p.is_empty())
+            .ok_or_else(|| {
+                HookError::Shape(format!("{tool}: the file path is not a non-empty string"))
+            })?;
+        return Ok(Request {
+            call: ToolCall::File {
+                tool: tool.to_string(),
+                kind,
+                path: path.to_string(),
+            },
+            location,
+        });
+    }
     // PowerShell commands are not bash: they get no output, like other tools.
     let is_shell = matches!(tool, "Bash" | "bash");
     if !is_shell {
@@ -136,6 +166,18 @@ pub fn parse_request(input: &[u8], home: Option<PathBuf>) -> Result<Request, Hoo
         },
         location,
     })
+}
+
+/// Whether a tool writes or reads one file the path law judges.
+fn file_tool(tool: &str) -> Option<crate::engine::EditKind> {
+    use crate::engine::EditKind;
+    match tool {
+        "Write" | "Edit" | "MultiEdit" | "NotebookEdit" | "write" | "edit" | "multiedit" => {
+            Some(EditKind::Write)
+        }
+        "Read" | "read" => Some(EditKind::Read),
+        _ => None,
+    }
 }
 
 /// The PreToolUse output for a decision, or `None` for no output.

@@ -175,13 +175,23 @@ fn hook_command(args: &[String]) -> Result<u8, CliError> {
     if request.location.cwd.is_none() {
         request.location.cwd = std::env::current_dir().ok();
     }
-    let command = match request.call {
-        ToolCall::Bash { command } => command,
+    let mut laws = portcullis::law::Laws::new(request.location.cwd.as_deref());
+    let (decision, file_tool) = match &request.call {
+        ToolCall::Bash { command } => (
+            portcullis::engine::evaluate_in(command, &request.location, &mut laws),
+            false,
+        ),
+        ToolCall::File { kind, path, .. } => (
+            portcullis::engine::evaluate_edit(*kind, path, &request.location, &mut laws),
+            true,
+        ),
         ToolCall::Other { .. } => return Ok(0),
     };
-    let decision = portcullis::evaluate(&command, &request.location);
     let output = if opencode {
         Some(hook::opencode_output(&decision))
+    } else if file_tool && decision.verdict() == Verdict::Free {
+        // A file the law allows: the host decides as usual.
+        None
     } else {
         hook::claude_output(&decision, options)
     };

@@ -26,6 +26,8 @@ pub struct Target {
     pub raw: String,
     /// Contains a glob or brace expansion.
     pub glob: bool,
+    /// Contains an expansion whose value is only known at run time.
+    pub dynamic: bool,
     /// Starts with an unknown variable directly followed by `/`, so an empty
     /// value would make it an absolute path (`"$DIR/"*` → `/*`).
     pub empty_var_hazard: Option<PathBuf>,
@@ -96,6 +98,7 @@ impl Location {
             path: None,
             raw: raw.clone(),
             glob: word.glob,
+            dynamic: word.dynamic,
             empty_var_hazard: None,
         };
         let home = self.home.as_deref();

@@ -196,13 +196,14 @@ impl Decision {
     pub fn from_findings(findings: Vec<Finding>, whole: &str) -> Decision {
         let mut top: Option<&Finding> = None;
         for finding in &findings {
-            // The strictest wins; among equals the first, except that a
-            // `cd` gives way to the command it leads to (`cd x && cargo test`).
+            // The strictest wins; among equals the more specific: the floor's
+            // and the path law's rules name what a generic `write.redirect`
+            // or lexicon class does not, and a `cd` gives way to the command
+            // it leads to (`cd x && cargo test`). Otherwise the first.
             let better = top.is_none_or(|t| {
                 finding.verdict > t.verdict
                     || finding.verdict == t.verdict
-                        && t.rule == "lexicon.cd"
-                        && finding.rule != "lexicon.cd"
+                        && specificity(&finding.rule) > specificity(&t.rule)
             });
             if better {
                 top = Some(finding);
@@ -221,5 +222,19 @@ impl Decision {
     /// The verdict of the whole request.
     pub fn verdict(&self) -> Verdict {
         self.top.verdict
+    }
+}
+
+/// How specific a rule is, to choose among findings of equal verdict.
+fn specificity(rule: &str) -> u8 {
+    if rule == "lexicon.cd" {
+        0
+    } else if ["floor.", "cage.", "gantry.", "trust."]
+        .iter()
+        .any(|p| rule.starts_with(p))
+    {
+        2
+    } else {
+        1
     }
 }

@@ -10,6 +10,7 @@ use crate::feeds::{self, Producer};
 use crate::floor::{self, Invocation};
 use crate::inline::route::{self, Lane, Route};
 use crate::inline::{self, Analysis, Handoff, Language};
+use crate::law::Reach;
 use crate::limits;
 use crate::paths::Location;
 use crate::rules::{CodeEffect, FloorRule};
@@ -529,8 +530,14 @@ impl Run<'_> {
             }
         }
         if matches!(found.effect, CodeEffect::Write | CodeEffect::Delete) {
+            // `shutil.rmtree` reaches a tree, `os.remove` one path: the
+            // equivalent command says which.
+            let mut equivalent = found.equivalent.split(' ');
+            let verb = equivalent.next().unwrap_or("");
+            let flags: Vec<Word> = equivalent.map(Word::literal).collect();
+            let reach = crate::law::reach_of(verb, &flags).unwrap_or(Reach::Path);
             for path in &found.paths {
-                self.write_target(path, cwd.clone(), part, depth);
+                self.write_target(path, cwd.clone(), reach, part, depth);
             }
         }
     }

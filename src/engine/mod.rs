@@ -19,7 +19,10 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 mod code;
+mod law;
+use crate::law::{Laws, Reach};
 use code::ScriptKind;
+pub use law::{EditKind, evaluate_edit};
 
 /// The rule families besides the floor and the lexicon, for `portcullis rules`.
 pub const RULE_FAMILIES: &[(&str, &str)] = &[
@@ -51,6 +54,10 @@ pub const RULE_FAMILIES: &[(&str, &str)] = &[
     ("parse.encoding", "SIGNED: a replayed line is not UTF-8"),
     ("parse.unsupported", "SIGNED: the parser could not run"),
     ("write.redirect", "SIGNED: a redirection writes a file"),
+    (
+        "write.unresolved",
+        "SIGNED: a write target only known at run time ($F, a glob outside any repository) could be a protected path",
+    ),
     (
         "setting.exec",
         "SIGNED: an environment variable or `git -c` setting makes a program run other code (PAGER, LD_PRELOAD, PATH outside the project, core.pager …)",
@@ -89,17 +96,25 @@ pub const RULE_FAMILIES: &[(&str, &str)] = &[
 
 /// Judges one shell command line.
 pub fn evaluate(command: &str, location: &Location) -> Decision {
-    let mut run = Run::new(location, false);
+    let mut laws = Laws::new(location.cwd.as_deref());
+    evaluate_in(command, location, &mut laws)
+}
+
+/// Judges one shell command line with laws already loaded (replay keeps
+/// them across commands run in the same folder).
+pub fn evaluate_in(command: &str, location: &Location, laws: &mut Laws) -> Decision {
+    let mut run = Run::new(location, laws, false);
     run.top(command);
-    Decision::from_findings(run.findings, command)
+    run.finish(command)
 }
 
 /// Judges one command line and returns the steps taken, for `explain`.
 pub fn explain(command: &str, location: &Location) -> (Decision, Vec<String>) {
-    let mut run = Run::new(location, true);
+    let mut laws = Laws::new(location.cwd.as_deref());
+    let mut run = Run::new(location, &mut laws, true);
     run.top(command);
     let trace = run.trace.take().unwrap_or_default();
-    (Decision::from_findings(run.findings, command), trace)
+    (run.finish(command), trace)
 }
 
 /// What to do instead of a setting that runs code.
@@ -107,6 +122,8 @@ const SETTING_REMEDIATION: &str = "Run the command without that setting (or with
 
 struct Run<'a> {
     location: &'a Location,
+    /// The path law of each repository the request touches.
+    laws: &'a mut Laws,
     /// The runner peeled around the command being judged (`npx`), whose
     /// class applies when the command is not in the lexicon.
     runner: Option<&'static crate::rules::Wrapper>,
@@ -124,9 +141,10 @@ struct Site<'s> {
 }
 
 impl<'a> Run<'a> {
-    fn new(location: &'a Location, traced: bool) -> Run<'a> {
+    fn new(location: &'a Location, laws: &'a mut Laws, traced: bool) -> Run<'a> {
         Run {
             location,
+            laws,
             runner: None,
             findings: Vec::new(),
             trace: traced.then(Vec::new),
@@ -159,6 +177,9 @@ impl<'a> Run<'a> {
     }
 
     fn floor(&mut self, rule: FloorRule, part: &str, depth: usize) {
+        if rule == FloorRule::GitHooksPath {
+            self.git_control_setting(part, depth);
+        }
         let info = rule.info();
         self.note(depth, || format!("floor: {} ({})", info.id, info.reason));
         self.find(
@@ -725,7 +746,9 @@ impl<'a> Run<'a> {
             );
         }
         self.wrapper_floor(floor_wrapper, floor_class, effect, part);
+        self.frozen_dependencies(verb, args, part, depth);
         let targets_cwd = local_cwd.clone();
+        let reach = crate::law::reach_of(verb, args);
         for write in &classified.writes {
             let word = match write {
                 Written::Arg(i) => verb_words.get(*i).cloned(),
@@ -740,8 +763,8 @@ impl<'a> Run<'a> {
                 }),
                 Written::Cwd => None,
             };
-            if let Some(word) = word {
-                self.write_target(&word, targets_cwd.clone(), part, depth);
+            if let (Some(word), Some(reach)) = (word, reach) {
+                self.write_target(&word, targets_cwd.clone(), reach, part, depth);
             }
         }
     }
@@ -923,16 +946,7 @@ impl<'a> Run<'a> {
             Effect::Mutate.remediation(),
             part,
         );
-        self.write_target(target, cwd, part, depth);
-    }
-
-    /// Floor checks that apply to every written path.
-    fn write_target(&mut self, word: &Word, cwd: Option<PathBuf>, part: &str, depth: usize) {
-        for target in floor::targets_of(word, self.location, cwd.as_deref()) {
-            for rule in floor::check_write_target(&target, self.location) {
-                self.floor(rule, part, depth);
-            }
-        }
+        self.write_target(target, cwd, Reach::Path, part, depth);
     }
 
     /// A script run by `bash -c`, `eval`, `su -c`, `watch`, `env -S`.

@@ -21,8 +21,11 @@ enum Tok {
     /// Any run of characters, `/` included (a variable whose value is
     /// unknown, or `/**` at the end).
     Any,
-    /// `**/`: nothing, or any run of folders ending in `/`.
+    /// `**/`: nothing, or any run of folders ending in `/`. Always followed
+    /// by [`Tok::DirsBody`]: `Dirs` skips both or enters the body.
     Dirs,
+    /// The body of `**/`: any characters, left after a `/`.
+    DirsBody,
     /// `[…]`: a character class; `true` when negated.
     Class(Vec<(char, char)>, bool),
 }
@@ -56,12 +59,17 @@ impl Pattern {
     /// A shell glob as bash expands it: wildcards skip hidden names.
     pub fn shell_glob(text: &str) -> Pattern {
         let mut pattern = Pattern::glob(text);
-        // Without `globstar`, bash reads `**` as `*`.
-        for tok in &mut pattern.toks {
-            if matches!(tok, Tok::Dirs) {
-                *tok = Tok::Star;
+        // Without `globstar`, bash reads `**/` as `*/`.
+        let mut toks = Vec::with_capacity(pattern.toks.len());
+        for tok in pattern.toks {
+            match tok {
+                Tok::Dirs => toks.push(Tok::Star),
+                Tok::DirsBody => toks.push(Tok::Char('/')),
+                Tok::Any => toks.push(Tok::Star),
+                other => toks.push(other),
             }
         }
+        pattern.toks = toks;
         pattern.hidden_dots = true;
         pattern
     }
@@ -157,6 +165,7 @@ fn compile_glob(text: &str) -> Vec<Tok> {
                 }
                 if at_start && chars.get(end) == Some(&'/') {
                     toks.push(Tok::Dirs);
+                    toks.push(Tok::DirsBody);
                     i = end + 1;
                 } else if at_start && end == chars.len() {
                     toks.push(Tok::Any);
@@ -271,13 +280,17 @@ pub fn intersects(a: &Pattern, b: &Pattern) -> bool {
             return true;
         }
         // Steps that match the empty string.
-        if i < la && matches!(a.toks[i], Tok::Star | Tok::Any | Tok::Dirs) {
-            stack.push((i + 1, j, start));
+        for ni in empty_moves(&a.toks, i) {
+            stack.push((ni, j, start));
         }
-        if j < lb && matches!(b.toks[j], Tok::Star | Tok::Any | Tok::Dirs) {
-            stack.push((i, j + 1, start));
+        for nj in empty_moves(&b.toks, j) {
+            stack.push((i, nj, start));
         }
         if i == la || j == lb {
+            continue;
+        }
+        if a.toks[i] == Tok::Dirs || b.toks[j] == Tok::Dirs {
+            // `Dirs` consumes nothing itself; its moves are above.
             continue;
         }
         let (sa, sb) = (set_of(&a.toks[i]), set_of(&b.toks[j]));
@@ -316,11 +329,22 @@ pub fn intersects(a: &Pattern, b: &Pattern) -> bool {
     false
 }
 
+/// Where step `i` may go without consuming a character.
+fn empty_moves(toks: &[Tok], i: usize) -> impl Iterator<Item = usize> {
+    let moves: [Option<usize>; 2] = match toks.get(i) {
+        Some(Tok::Star | Tok::Any) => [Some(i + 1), None],
+        // Skip `**/` entirely, or enter its body.
+        Some(Tok::Dirs) => [Some(i + 2), Some(i + 1)],
+        _ => [None, None],
+    };
+    moves.into_iter().flatten()
+}
+
 fn set_of(tok: &Tok) -> Set<'_> {
     match tok {
         Tok::Char(c) => Set::Exactly(*c),
         Tok::One | Tok::Star => Set::NotSlash,
-        Tok::Any | Tok::Dirs => Set::Anything,
+        Tok::Any | Tok::Dirs | Tok::DirsBody => Set::Anything,
         Tok::Class(ranges, negated) => Set::Class(ranges, *negated),
     }
 }
@@ -334,7 +358,7 @@ fn hides_dot(p: &Pattern, i: usize) -> bool {
 fn next_of(toks: &[Tok], i: usize, c: char) -> impl Iterator<Item = usize> {
     let (stay, advance) = match toks[i] {
         Tok::Star | Tok::Any => (true, false),
-        Tok::Dirs => (true, c == '/'),
+        Tok::DirsBody => (true, c == '/'),
         _ => (false, true),
     };
     stay.then_some(i)
@@ -369,6 +393,12 @@ mod tests {
             "case-insensitive"
         );
         assert!(g("a?c").matches("abc") && !g("a?c").matches("a/c"));
+        assert!(
+            !g("**/.env.*").matches("x.env.log"),
+            "`**/` ends at a slash"
+        );
+        assert!(!intersects(&g("**/.env.*"), &Pattern::shell_glob("*.log")));
+        assert!(g("**/x").matches("/x") && g("a/**/b").matches("a/b"));
     }
 
     #[test]

@@ -227,6 +227,23 @@ impl Spot {
                     unresolved: false,
                 })
             }
+            None if !target.dynamic => {
+                // A literal that merely looks like an expansion (`'$HOME'`).
+                let mut named = Pattern::literal(&cwd?.to_string_lossy());
+                named.push_literal("/");
+                if target.glob {
+                    named.append(&Pattern::shell_glob(&target.raw));
+                } else {
+                    named.push_literal(&target.raw);
+                }
+                Some(Spot {
+                    shown: target.raw.clone(),
+                    named,
+                    real: None,
+                    reach,
+                    unresolved: false,
+                })
+            }
             None => {
                 let named = pattern_of_unknown(&target.raw, target.glob, cwd, home)?;
                 Some(Spot {
@@ -339,10 +356,35 @@ impl Laws {
     pub fn judge(&mut self, spot: &Spot) -> Vec<Hit> {
         let mut hits: Vec<Hit> = Vec::new();
         let forms: Vec<Pattern> = spot.forms().cloned().collect();
+        // A glob outside every repository could match anything there; it is
+        // judged like a path only run time knows.
+        let mut unresolved = spot.unresolved;
         for form in &forms {
             let (index, rel) = self.relative_form(form);
-            let law = index.map(|i| &self.laws[i]);
-            judge_form(law, &rel, spot, &mut hits);
+            match index {
+                Some(i) => judge_form(Some(&self.laws[i]), &rel, spot, &mut hits),
+                None => {
+                    unresolved |= !form.is_literal();
+                    // Outside every repository only the named path is
+                    // judged: what lies beneath it is unknown.
+                    let named_only = Spot {
+                        reach: Reach::Path,
+                        ..spot.clone()
+                    };
+                    judge_form(None, &rel, &named_only, &mut hits);
+                }
+            }
+            // A tree that holds a whole repository (`rm -rf ..`) reaches
+            // all of that repository's protected paths.
+            if spot.reach == Reach::Tree && form.is_literal() {
+                let path = PathBuf::from(form.literal_prefix());
+                for law in &self.laws {
+                    let is_repository = law.repo.git_dir.is_some();
+                    if is_repository && law.repo.root != path && law.repo.root.starts_with(&path) {
+                        judge_form(Some(law), &Pattern::literal(""), spot, &mut hits);
+                    }
+                }
+            }
         }
         // Git folders outside the work tree (linked work trees) and a
         // `core.hooksPath` anywhere.
@@ -370,21 +412,32 @@ impl Laws {
                 }
             }
         }
-        if spot.unresolved {
-            // What only run time knows cannot be pinned on one rule: the
-            // strictest match is reported once, and signed, not blocked.
+        if unresolved && !hits.is_empty() {
+            // What only run time knows cannot be pinned on one rule: one
+            // signed finding says what the target could be.
             hits.sort_by_key(|h| std::cmp::Reverse(h.verdict));
-            hits.truncate(1);
-            for hit in &mut hits {
-                hit.verdict = hit.verdict.min(Verdict::Signed);
-            }
+            let could_be = hits
+                .iter()
+                .map(|h| h.rule.as_str())
+                .collect::<Vec<_>>()
+                .join(", ");
+            hits = vec![Hit {
+                verdict: Verdict::Signed,
+                rule: "write.unresolved".to_string(),
+                reason: format!(
+                    "the write target `{}` is only known when the command runs, and could be a protected path ({could_be})",
+                    crate::limits::clip(&spot.shown, 80)
+                ),
+                remediation:
+                    "Name the file literally (no variables or globs) so the path law can check it."
+                        .to_string(),
+            }];
         }
         hits
     }
 
-    /// The root-relative pattern of one form of a spot, and its law.
-    /// Outside every repository the pattern is anchored anywhere (`**/…`),
-    /// so `.github/workflows/x` is caught in whatever folder it is.
+    /// The root-relative pattern of one form of a spot, and its law; outside
+    /// every repository, no law and the absolute pattern.
     fn relative_form(&mut self, form: &Pattern) -> (Option<usize>, Pattern) {
         let prefix = form.literal_prefix();
         if prefix.is_empty() || !prefix.starts_with('/') {
@@ -410,22 +463,22 @@ impl Laws {
                         return (Some(i), Pattern::literal(""));
                     }
                 }
-                (None, anywhere(form))
+                (None, form.clone())
             }
-            None => (None, anywhere(form)),
+            None => (None, form.clone()),
         }
     }
 }
 
-/// An absolute pattern outside any repository, matched at any depth.
-fn anywhere(form: &Pattern) -> Pattern {
-    let mut p = Pattern::glob("**/");
-    p.append(
-        &form
-            .strip_literal_prefix("/")
-            .unwrap_or_else(|| form.clone()),
-    );
-    p
+/// A built-in rule's pattern: root-relative in a repository; outside every
+/// repository (no law, the path absolute) matched at any depth, so
+/// `.github/workflows/x` is caught in whatever folder it is.
+fn rule_pattern(glob: &str, in_repository: bool) -> Pattern {
+    if in_repository || glob.starts_with("**/") {
+        Pattern::glob(glob)
+    } else {
+        Pattern::glob(&format!("**/{glob}"))
+    }
 }
 
 /// Whether a rule's pattern covers (a path of) the spot: the rule names the
@@ -451,10 +504,10 @@ fn add(
         return;
     }
     hits.retain(|h| h.rule != rule);
-    let reason = if spot.unresolved {
+    let reason = if spot.reach == Reach::Tree {
         format!(
-            "the write target `{}` is only known when the command runs, and could be {what} ({source})",
-            crate::limits::clip(&spot.shown, 80)
+            "writes `{}` and everything beneath it, which reaches {what} ({source})",
+            crate::limits::clip(&spot.shown, 120)
         )
     } else {
         format!(
@@ -481,10 +534,14 @@ fn judge_form(law: Option<&Law>, rel: &Pattern, spot: &Spot, hits: &mut Vec<Hit>
         }) else {
             continue;
         };
-        let hit = rule
-            .paths
-            .iter()
-            .any(|p| covers(&Pattern::glob(p), rel, spot.reach, p.starts_with("**/")));
+        let hit = rule.paths.iter().any(|p| {
+            covers(
+                &rule_pattern(p, law.is_some()),
+                rel,
+                spot.reach,
+                p.starts_with("**/"),
+            )
+        });
         let excepted = rel.is_literal()
             && rule
                 .except
@@ -710,6 +767,31 @@ fn judge_scope(law: &Law, rel: &Pattern, spot: &Spot, hits: &mut Vec<Hit>) {
     );
 }
 
+/// How far a command's writes reach: `rm -r` deletes everything beneath a
+/// folder; `mv` and git's pathspecs move or restore whatever is there.
+/// `None`: the command writes nothing on disk (`git rm --cached`,
+/// `git restore --staged` touch only the index). A mode change (`chmod
+/// -R`) is judged on the named path only: it changes no content.
+pub fn reach_of(verb: &str, args: &[Word]) -> Option<Reach> {
+    let short = |letters: &str| {
+        args.iter().any(|a| {
+            a.value.starts_with('-')
+                && !a.value.starts_with("--")
+                && a.value[1..].chars().any(|c| letters.contains(c))
+        })
+    };
+    let has = |flag: &str| args.iter().any(|a| a.value == flag);
+    if verb == "git" && (has("--cached") || has("--staged")) && !(has("--worktree") || has("-W")) {
+        return None;
+    }
+    let tree = match verb {
+        "mv" | "git" => true,
+        "rm" | "shred" => short("rR") || has("--recursive"),
+        _ => false,
+    };
+    Some(if tree { Reach::Tree } else { Reach::Path })
+}
+
 /// Under a dependency freeze, the rule a command breaks: it adds, removes
 /// or updates packages (`cage.dependency_manifest`) or rewrites a lockfile
 /// (`cage.lockfile`).
@@ -820,6 +902,11 @@ mod tests {
         let hits = rules_hit(&mut laws, "/nonexistent/proj/Cargo.lock", Reach::Path);
         assert_eq!(hits, vec![("cage.lockfile".to_string(), Verdict::Signed)]);
         assert!(rules_hit(&mut laws, "/nonexistent/proj/Cargo.toml", Reach::Path).is_empty());
+        assert!(
+            rules_hit(&mut laws, "/etc/hosts", Reach::Path).is_empty(),
+            "{:?}",
+            rules_hit(&mut laws, "/etc/hosts", Reach::Path)
+        );
         // Outside the project, anchored rules match at any depth.
         let hits = rules_hit(&mut laws, "/nonexistent/other/.gitlab-ci.yml", Reach::Path);
         assert_eq!(hits[0].0, "cage.ci_config");

@@ -1,0 +1,274 @@
+//! The engine's path-law stage: every write target of a shell command
+//! meets the floor's write rules and the path law; dependency commands
+//! meet a freeze; the workspace's trust caps the whole decision. Also the
+//! edit lane: Claude Code's `Write`, `Edit`, `MultiEdit` and `NotebookEdit`
+//! (and `Read`, for secrets) judged by the same law.
+//!
+//! Takes words and targets from the shell stage; adds [`Finding`]s.
+
+use super::Run;
+use crate::floor;
+use crate::law::{self, Laws, Reach, Spot};
+use crate::paths::{Location, Target};
+use crate::shell::Word;
+use crate::verdict::{Decision, Finding, Verdict};
+use std::path::{Path, PathBuf};
+
+impl Run<'_> {
+    /// Floor and path-law checks for one written word (`> F`, `cp … F`,
+    /// `open(F, 'w')`), resolved against the folder the command runs in.
+    pub(super) fn write_target(
+        &mut self,
+        word: &Word,
+        cwd: Option<PathBuf>,
+        reach: Reach,
+        part: &str,
+        depth: usize,
+    ) {
+        for target in floor::targets_of(word, self.location, cwd.as_deref()) {
+            self.law_target(&target, cwd.as_deref(), reach, part, depth);
+            for rule in floor::check_write_target(&target, self.location) {
+                self.floor(rule, part, depth);
+            }
+        }
+    }
+
+    fn law_target(
+        &mut self,
+        target: &Target,
+        cwd: Option<&Path>,
+        reach: Reach,
+        part: &str,
+        depth: usize,
+    ) {
+        if crate::paths::is_sink(&target.raw) {
+            return;
+        }
+        let home = self.location.home.as_deref();
+        let Some(spot) = Spot::of_target(target, cwd, home, reach) else {
+            return;
+        };
+        let hits = self.laws.judge(&spot);
+        self.note(depth, || {
+            let resolved = match &target.path {
+                Some(p) => p.display().to_string(),
+                None => "(only known at run time)".to_string(),
+            };
+            let tree = if reach == Reach::Tree {
+                ", and everything beneath"
+            } else {
+                ""
+            };
+            let judged = if hits.is_empty() {
+                "no rule".to_string()
+            } else {
+                hits.iter()
+                    .map(|h| format!("{} {}", h.verdict, h.rule))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            format!("path law: {} → {resolved}{tree}: {judged}", target.raw)
+        });
+        for hit in hits {
+            self.find(hit.verdict, &hit.rule, hit.reason, &hit.remediation, part);
+        }
+    }
+
+    /// Under a dependency freeze (`.cage.yaml` `dependencies: revert`),
+    /// commands that add, remove or update packages are blocked.
+    pub(super) fn frozen_dependencies(
+        &mut self,
+        verb: &str,
+        args: &[Word],
+        part: &str,
+        depth: usize,
+    ) {
+        let Some(command) = law::frozen_command(verb, args) else {
+            return;
+        };
+        if !self.laws.home().is_some_and(law::Law::frozen) {
+            return;
+        }
+        self.note(depth, || {
+            format!("path law: dependencies are frozen: {}", command.rule)
+        });
+        let (what, remediation) = if command.rule == "cage.lockfile" {
+            (
+                "rewrites the lockfile",
+                "Dependencies are frozen for this task (.cage.yaml `dependencies: revert`): install from the lockfile as it is (`npm ci`, `--frozen-lockfile`, `--locked`), or ask the person to lift the freeze.",
+            )
+        } else {
+            (
+                "adds, removes or updates dependencies",
+                "Dependencies are frozen for this task (.cage.yaml `dependencies: revert`): work with the packages already declared, or ask the person to lift the freeze.",
+            )
+        };
+        self.find(
+            Verdict::Blocked,
+            command.rule,
+            format!(
+                "`{}` {what}, and dependencies are frozen (.cage.yaml dependencies: revert)",
+                command.words.join(" ")
+            ),
+            remediation,
+            part,
+        );
+    }
+
+    /// `git config core.hooksPath …` (or `--unset`): the cage's git
+    /// control, named before the floor rule that also blocks it.
+    pub(super) fn git_control_setting(&mut self, part: &str, depth: usize) {
+        self.note(depth, || {
+            "path law: core.hooksPath is git control".to_string()
+        });
+        self.find(
+            Verdict::Blocked,
+            "cage.git_control",
+            "changes core.hooksPath, which decides which hooks git runs (cage built-in rule git_control)".into(),
+            "Leave core.hooksPath alone; hook changes are for the person to make.",
+            part,
+        );
+    }
+
+    /// The decision, with the workspace's trust applied last: `restricted`
+    /// blocks everything but FREE, `denied` blocks everything.
+    pub(super) fn finish(mut self, command: &str) -> Decision {
+        let verdict = Decision::from_findings(std::mem::take(&mut self.findings), command);
+        trusted(verdict, self.laws, command)
+    }
+}
+
+/// A decision with the working folder's trust applied.
+fn trusted(decision: Decision, laws: &mut Laws, part: &str) -> Decision {
+    match trust_finding(laws, decision.verdict(), part) {
+        Some(finding) => {
+            let mut findings = decision.findings;
+            findings.insert(0, finding);
+            Decision::from_findings(findings, part)
+        }
+        None => decision,
+    }
+}
+
+/// The trust finding for a request whose verdict would be `verdict`.
+fn trust_finding(laws: &mut Laws, verdict: Verdict, part: &str) -> Option<Finding> {
+    let hit = law::trust_hit(laws.home()?, verdict)?;
+    Some(Finding {
+        verdict: hit.verdict,
+        rule: hit.rule,
+        reason: hit.reason,
+        remediation: hit.remediation,
+        part: crate::limits::clip(part, 300).to_string(),
+    })
+}
+
+/// Which edit tool a request uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EditKind {
+    /// `Write`, `Edit`, `MultiEdit`, `NotebookEdit` (and OpenCode's
+    /// write, edit and patch): the file is written.
+    Write,
+    /// `Read`: the file's content enters the model's context.
+    Read,
+}
+
+/// Judges an edit tool's request on one file. A path the law allows is
+/// FREE with rule `edit.allowed` (the hook prints nothing for it: the host
+/// decides as usual).
+pub fn evaluate_edit(kind: EditKind, path: &str, location: &Location, laws: &mut Laws) -> Decision {
+    let shown = path.to_string();
+    let absolute = match (Path::new(path).is_absolute(), &location.cwd) {
+        (true, _) => Some(PathBuf::from(path)),
+        (false, Some(cwd)) => Some(cwd.join(path)),
+        (false, None) => None,
+    };
+    let mut findings = Vec::new();
+    let push =
+        |findings: &mut Vec<Finding>, verdict, rule: &str, reason: String, remediation: &str| {
+            findings.push(Finding {
+                verdict,
+                rule: rule.to_string(),
+                reason,
+                remediation: remediation.to_string(),
+                part: shown.clone(),
+            });
+        };
+    match kind {
+        EditKind::Read => {
+            let name = absolute
+                .as_deref()
+                .map(|p| p.to_string_lossy().into_owned())
+                .unwrap_or_else(|| shown.clone());
+            if crate::secrets::is_secret(&name) {
+                push(
+                    &mut findings,
+                    Verdict::Signed,
+                    "cage.secrets.read",
+                    format!(
+                        "reads {shown}, which holds secrets; they would enter the model's context"
+                    ),
+                    "Ask the person for the one value you need, or read a template such as .env.example.",
+                );
+            }
+        }
+        EditKind::Write => {
+            let Some(absolute) = absolute else {
+                push(
+                    &mut findings,
+                    Verdict::Signed,
+                    "edit.unresolved",
+                    format!("writes {shown}, a relative path with no working folder to resolve it"),
+                    "Give the edit tool an absolute path.",
+                );
+                return Decision::from_findings(findings, path);
+            };
+            let spot = Spot::path(&absolute, &shown, Reach::Path);
+            for hit in laws.judge(&spot) {
+                push(
+                    &mut findings,
+                    hit.verdict,
+                    &hit.rule,
+                    hit.reason,
+                    &hit.remediation,
+                );
+            }
+            let target = Target {
+                path: Some(crate::paths::normalise(&absolute)),
+                raw: shown.clone(),
+                glob: false,
+                dynamic: false,
+                empty_var_hazard: None,
+            };
+            for rule in floor::check_write_target(&target, location) {
+                let info = rule.info();
+                push(
+                    &mut findings,
+                    Verdict::Blocked,
+                    info.id,
+                    info.reason.to_string(),
+                    info.remediation,
+                );
+            }
+        }
+    }
+    if findings.is_empty() {
+        push(
+            &mut findings,
+            Verdict::Free,
+            "edit.allowed",
+            format!("the path law has no rule against {shown}"),
+            "",
+        );
+    }
+    // Under restricted trust nothing may be written, whatever the law says.
+    let verdict = Decision::from_findings(findings.clone(), path).verdict();
+    let as_trust = if kind == EditKind::Write {
+        verdict.max(Verdict::Signed)
+    } else {
+        verdict
+    };
+    if let Some(finding) = trust_finding(laws, as_trust, path) {
+        findings.insert(0, finding);
+    }
+    Decision::from_findings(findings, path)
+}
