@@ -965,18 +965,26 @@ fn emit_law(path: &Path, out: &mut String) -> BuildResult<()> {
     ] {
         for command in commands {
             let mut words: Vec<String> = command.split_whitespace().map(str::to_string).collect();
-            let package = words.last().is_some_and(|w| w == "+");
-            if package {
+            let rest = match words.last().map(String::as_str) {
+                Some("+") => "FrozenRest::Package",
+                Some("*") => "FrozenRest::Any",
+                _ => "FrozenRest::Nothing",
+            };
+            if rest != "FrozenRest::Nothing" {
                 words.pop();
             }
-            if words.is_empty() || words.iter().any(|w| w.starts_with('-') || w == "+") {
+            if words.is_empty()
+                || words
+                    .iter()
+                    .any(|w| w.starts_with('-') || w == "+" || w == "*")
+            {
                 return Err(format!(
                     "{}: frozen command `{command}` is malformed",
                     path.display()
                 ));
             }
             frozen.push(format!(
-                "FrozenCommand {{ rule: {rule:?}, words: {}, package: {package} }}",
+                "FrozenCommand {{ rule: {rule:?}, words: {}, rest: {rest} }}",
                 str_slice(&words)
             ));
         }

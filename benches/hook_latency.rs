@@ -72,12 +72,58 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 }
 
 fn request(command: &str) -> Vec<u8> {
+    request_in(command, Path::new("/tmp"))
+}
+
+fn request_in(command: &str, cwd: &Path) -> Vec<u8> {
     serde_json::json!({
-        "session_id": "bench", "cwd": "/tmp", "hook_event_name": "PreToolUse",
+        "session_id": "bench", "cwd": cwd, "hook_event_name": "PreToolUse",
         "tool_name": "Bash", "tool_input": {"command": command}
     })
     .to_string()
     .into_bytes()
+}
+
+/// Two repositories under `target/`: one with nothing but `.git`, one with
+/// every policy file the path law reads (`.cage.yaml` with protect,
+/// allow_only and a freeze, a gantry manifest with three skills, an active
+/// mission with a contract, a workspace-trust file, a `core.hooksPath`).
+fn policy_repositories(target: &Path) -> (PathBuf, PathBuf) {
+    let bare = target.join("bench-repo-bare");
+    let heavy = target.join("bench-repo-policy");
+    let files: &[(&str, &str)] = &[
+        (".git/config", "[core]\n\thooksPath = .githooks\n"),
+        (".gitignore", "target/\nnode_modules\n*.log\n"),
+        (
+            ".cage.yaml",
+            "protect:\n  - path: test\n  - glob: \"**/*.tf\"\n  - path: docs/api.md\n    mode: report\nallow_only:\n  - \"src/**\"\ndependencies: revert\n",
+        ),
+        (
+            ".gitagent/foreman/MANIFEST.yaml",
+            "schema_version: \"0.5.0\"\nskills:\n  billing:\n    trust_threshold: Tier-2\n    tmvc_roots: [src/billing/]\n    forbidden_zones: [.gitagent/foreman/, src/auth/]\n  ui:\n    trust_threshold: Tier-1\n    tmvc_roots: [src/components/, src/styles/]\n    forbidden_zones: [.gitagent/, src/auth/, src/core/, src/db/schema/]\n  substrate:\n    trust_threshold: Tier-3\n    tmvc_roots: []\n    forbidden_zones: []\npath_risks: {}\nrisk_keywords: [refactor, migrate]\n",
+        ),
+        (
+            ".gitagent/missions/.active-mission",
+            "MSN-0001.billing.yaml\n",
+        ),
+        (
+            ".gitagent/missions/MSN-0001.billing.yaml",
+            "msn_id: MSN-0001\nskill_key: billing\ngate_command: npm test\ncontract:\n  tmvc_roots: [src/billing/invoices/]\n  forbidden_zones: [src/billing/legacy/]\n",
+        ),
+        (
+            ".veritas-kanban/workspace-trust.json",
+            "{\"schemaVersion\": \"workspace-trust-policy/v1\", \"maximumTrust\": \"trusted\"}\n",
+        ),
+    ];
+    for (repo, files) in [(&bare, &files[..1]), (&heavy, files)] {
+        for (path, text) in files {
+            let path = repo.join(path);
+            std::fs::create_dir_all(path.parent().unwrap_or(repo)).expect("bench repository");
+            std::fs::write(&path, text).expect("bench repository file");
+        }
+        std::fs::create_dir_all(repo.join("src/billing/invoices")).expect("bench repository");
+    }
+    (bare, heavy)
 }
 
 fn main() {
@@ -112,7 +158,9 @@ fn main() {
             .map(|i| format!("const v{i} = [1, 2, 3].map((x) => x * {i}).filter(Boolean);\n"))
             .collect::<String>()
     );
-    let cases: Vec<(&str, String)> = vec![
+    let (bare_repo, policy_repo) = policy_repositories(&target);
+    let write = "echo total > src/billing/invoices/total.txt";
+    let cases: Vec<(&str, Vec<u8>)> = vec![
         ("plain inspect", "git status".into()),
         ("long pipeline", "cd repo && cargo test 2>&1 | grep -E 'FAILED|panicked' | sort | uniq -c | sort -rn | head -30".into()),
         ("floor hit", "sudo rm -rf / --no-preserve-root".into()),
@@ -121,21 +169,27 @@ fn main() {
         ("50-line heredoc to python", heredoc_py),
         ("50-line agent python (lane)", agent_py),
         ("50-line agent node (lane)", agent_js),
-    ];
+    ]
+    .into_iter()
+    .map(|(name, command): (&str, String)| (name, request(&command)))
+    .chain([
+        ("write, repository without policy", request_in(write, &bare_repo)),
+        ("write, policy-heavy repository", request_in(write, &policy_repo)),
+    ])
+    .collect();
     println!("hook latency: {runs} runs per case, interleaved with the empty program");
     println!(
         "| case | empty median | empty p95 | portcullis median | portcullis p95 | ratio (median) | peak RSS |"
     );
     println!("|---|---|---|---|---|---|---|");
     let mut medians = Vec::new();
-    for (name, command) in &cases {
-        let body = request(command);
+    for (name, body) in &cases {
         let mut empty = Vec::with_capacity(runs);
         let mut ours = Vec::with_capacity(runs);
         let mut peak = 0;
         for _ in 0..runs {
-            empty.push(spawn_measured(&noop, &[], &body).wall);
-            let sample = spawn_measured(&portcullis, &["hook"], &body);
+            empty.push(spawn_measured(&noop, &[], body).wall);
+            let sample = spawn_measured(&portcullis, &["hook"], body);
             peak = peak.max(sample.max_rss_kib);
             ours.push(sample.wall);
         }
@@ -164,5 +218,19 @@ fn main() {
             let added = median.as_secs_f64() - plain.as_secs_f64();
             println!("{name}: adds {:.3} ms over `git status`", added * 1e3);
         }
+    }
+    // What reading every policy file adds: the same write in a repository
+    // with all of them and in one with none.
+    let median_of = |n: &str| {
+        medians
+            .iter()
+            .find(|(name, _)| name.contains(n))
+            .map(|(_, m)| *m)
+    };
+    if let (Some(bare), Some(heavy)) = (median_of("without policy"), median_of("policy-heavy")) {
+        println!(
+            "policy loading (all files present): adds {:.3} ms over a repository without policy",
+            (heavy.as_secs_f64() - bare.as_secs_f64()) * 1e3
+        );
     }
 }

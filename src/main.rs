@@ -18,6 +18,7 @@ const USAGE: &str = "usage:
   portcullis check [--json] [--cwd DIR] -- COMMAND
   portcullis explain [--tree] [--cwd DIR] -- COMMAND
   portcullis replay [--format lines|jsonl] [--json] [--cwd DIR] FILE|-
+  portcullis policy [--json] [DIR]
   portcullis rules [--verbs]";
 
 /// A usage or input error: one line on stderr, exit 2.
@@ -66,6 +67,7 @@ fn run(args: &[String]) -> Result<u8, CliError> {
         "explain" => explain_command(rest),
         "replay" => replay_command(rest),
         "rules" => rules_command(rest),
+        "policy" => policy_command(rest),
         "-h" | "--help" | "help" => {
             out!("{USAGE}");
             Ok(0)
@@ -348,6 +350,35 @@ fn unreadable_line(line: usize, why: &str) -> portcullis::Decision {
         }],
         "",
     )
+}
+
+/// `portcullis policy [--json] [DIR]`: the effective path law of the
+/// repository holding DIR (default: the current folder).
+fn policy_command(args: &[String]) -> Result<u8, CliError> {
+    let common = parse_common(args, &["--json"])?;
+    let dir = match common.positional.as_slice() {
+        [] => location(common.cwd.clone())
+            .cwd
+            .ok_or_else(|| CliError("cannot tell the current folder; give DIR".into()))?,
+        [dir] => PathBuf::from(dir),
+        [_, extra, ..] => {
+            return Err(CliError(format!(
+                "policy takes one DIR, got also `{extra}`"
+            )));
+        }
+    };
+    let dir = std::path::absolute(&dir)
+        .map_err(|e| CliError(format!("cannot resolve {}: {e}", dir.display())))?;
+    if !dir.is_dir() {
+        return Err(CliError(format!("{} is not a folder", dir.display())));
+    }
+    let law = portcullis::law::Law::at(&dir);
+    if common.json {
+        out!("{}", law.json());
+    } else {
+        let _ = io::stdout().write_all(law.text().as_bytes());
+    }
+    Ok(0)
 }
 
 /// `portcullis rules --verbs`: every verb of the lexicon, its class, its

@@ -247,8 +247,19 @@ pub struct FrozenCommand {
     pub rule: &'static str,
     /// The verb and its first words that are not options.
     pub words: &'static [&'static str],
-    /// At least one more word (a package) must follow.
-    pub package: bool,
+    /// What may follow those words.
+    pub rest: FrozenRest,
+}
+
+/// What may follow a frozen command's words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FrozenRest {
+    /// Nothing: `npm install` alone.
+    Nothing,
+    /// At least one more word, a package: `npm install lodash`.
+    Package,
+    /// Anything: `cargo update -p serde`.
+    Any,
 }
 
 /// Id, reason, remediation and examples of one floor rule.

@@ -35,6 +35,9 @@ const ENV_TEMPLATES: &[&str] = &[".env.dist", ".env.example", ".env.sample", ".e
 /// credential files of common tools. Reading one puts secrets into the
 /// model's context.
 pub fn is_secret(path: &str) -> bool {
+    // Case-insensitive file systems open `.ENV` as `.env`.
+    let lowered = path.to_ascii_lowercase();
+    let path = lowered.as_str();
     let name = path.rsplit('/').next().unwrap_or(path);
     if (name == ".env" || name.starts_with(".env.")) && !ENV_TEMPLATES.contains(&name) {
         return true;
@@ -55,15 +58,69 @@ pub fn is_secret(path: &str) -> bool {
 pub fn secret_read(verb: &str, args: &[Word]) -> Option<String> {
     // Listing names is harmless; anything else that names a folder of
     // credentials reads what is inside.
-    let lists_only = matches!(
+    // Looking at names, sizes or existence reads no content; deleting,
+    // moving or creating a file does not print it either (the path law
+    // judges those as writes).
+    let no_content = matches!(
         verb,
-        "ls" | "stat" | "du" | "tree" | "file" | "cd" | "mkdir" | "test" | "[" | "[["
+        "ls" | "stat"
+            | "du"
+            | "tree"
+            | "file"
+            | "cd"
+            | "mkdir"
+            | "test"
+            | "["
+            | "[["
+            | "touch"
+            | "rm"
+            | "rmdir"
+            | "unlink"
+            | "shred"
+            | "truncate"
+            | "mv"
+            | "ln"
+            | "chmod"
+            | "chown"
+            | "chgrp"
+            | "realpath"
+            | "readlink"
+            | "basename"
+            | "dirname"
     );
-    let mut found = args
-        .iter()
-        .filter(|w| !w.value.starts_with('-'))
-        .find(|w| is_secret(&w.value) || !lists_only && is_secret_folder(&w.value))
-        .map(|w| format!("reads {}, which holds secrets", w.value));
+    // `cp`, `install`: the last operand (or `-t DIR`) is written, not read.
+    let operands: Vec<&Word> = args.iter().filter(|w| !w.value.starts_with('-')).collect();
+    let read_operands: &[&Word] = match verb {
+        "cp" | "install" | "rsync" | "scp"
+            if !args.iter().any(|w| {
+                w.value.starts_with("-t") || w.value.starts_with("--target-directory")
+            }) =>
+        {
+            &operands[..operands.len().saturating_sub(1)]
+        }
+        _ => &operands,
+    };
+    // `git show HEAD:.env`, `dd if=.env`: the path after `:` or `if=`.
+    let named = |w: &Word| -> String {
+        if let Some(path) = w.value.strip_prefix("if=") {
+            return path.to_string();
+        }
+        if verb == "git"
+            && let Some((_, path)) = w.value.split_once(':')
+        {
+            return path.to_string();
+        }
+        w.value.clone()
+    };
+    let mut found = if no_content {
+        None
+    } else {
+        read_operands
+            .iter()
+            .map(|w| named(w))
+            .find(|p| is_secret(p) || is_secret_folder(p))
+            .map(|p| format!("reads {p}, which holds secrets"))
+    };
     // BSD-style `ps e` / `ps auxe` prints every process's environment.
     if found.is_none()
         && verb == "ps"

@@ -229,7 +229,7 @@ impl Decision {
 fn specificity(rule: &str) -> u8 {
     if rule == "lexicon.cd" {
         0
-    } else if ["floor.", "cage.", "gantry.", "trust."]
+    } else if ["floor.", "cage.", "gantry.", "trust.", "write.unresolved"]
         .iter()
         .any(|p| rule.starts_with(p))
     {

@@ -25,10 +25,17 @@ fn plugin_manifest_names_the_hooks_file() {
     let groups = hooks["hooks"]["PreToolUse"]
         .as_array()
         .expect("PreToolUse groups");
+    // Claude Code reads the matcher as a regular expression over the tool
+    // name: it must match the shell and every edit tool, exactly.
     let bash = groups
         .iter()
-        .find(|g| g["matcher"] == "Bash")
-        .expect("a Bash matcher");
+        .find(|g| {
+            let alternatives: Vec<&str> = g["matcher"].as_str().unwrap_or("").split('|').collect();
+            ["Bash", "Write", "Edit", "MultiEdit", "NotebookEdit", "Read"]
+                .iter()
+                .all(|tool| alternatives.contains(tool))
+        })
+        .expect("a matcher for Bash and the edit tools");
     let handler = &bash["hooks"][0];
     assert_eq!(handler["type"], "command");
     assert!(

@@ -360,6 +360,16 @@ impl Run<'_> {
             );
             return true;
         }
+        if let Some(secret) = secret_literal(text) {
+            self.note(depth, || format!("secrets: the code names {secret}"));
+            self.find(
+                Verdict::Signed,
+                "cage.secrets.read",
+                format!("the code {origin} names {secret}, which holds secrets; reading it would put them into the model's context"),
+                "Ask the person for the one value you need, or read a template such as .env.example.",
+                part,
+            );
+        }
         match lane {
             Lane::Code(language) => {
                 self.note(depth, || {
@@ -541,4 +551,32 @@ impl Run<'_> {
             }
         }
     }
+}
+
+/// A quoted string in code that names a secrets file (`open('.env')`,
+/// `fs.readFileSync(".env.local")`): whatever the call, the code reaches
+/// for the secrets. Only literal strings count, quoted with `'`, `"` or a
+/// backtick, up to 200 characters.
+fn secret_literal(code: &str) -> Option<&str> {
+    let bytes = code.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let quote = bytes[i];
+        if matches!(quote, b'\'' | b'"' | b'`') {
+            let start = i + 1;
+            let end = code[start..]
+                .find(|c: char| c as u32 == u32::from(quote) || c == '\n')
+                .map(|e| start + e);
+            if let Some(end) = end {
+                let literal = &code[start..end];
+                if literal.len() <= 200 && crate::secrets::is_secret(literal) {
+                    return Some(literal);
+                }
+                i = end + 1;
+                continue;
+            }
+        }
+        i += 1;
+    }
+    None
 }

@@ -8,6 +8,7 @@
 
 use super::Run;
 use crate::floor;
+use crate::law::glob::Pattern;
 use crate::law::{self, Laws, Reach, Spot};
 use crate::paths::{Location, Target};
 use crate::shell::Word;
@@ -71,6 +72,173 @@ impl Run<'_> {
         });
         for hit in hits {
             self.find(hit.verdict, &hit.rule, hit.reason, &hit.remediation, part);
+        }
+    }
+
+    /// A quoted glob handed to git (`git checkout -- '*.yml'`): git expands
+    /// it itself, across folders, so it may reach `.github/workflows/`.
+    pub(super) fn git_pathspec(
+        &mut self,
+        word: &Word,
+        cwd: Option<&Path>,
+        reach: Reach,
+        part: &str,
+        depth: usize,
+    ) {
+        let Some(cwd) = cwd else { return };
+        let mut named = Pattern::literal(&cwd.to_string_lossy());
+        named.push_literal("/");
+        named.append(&Pattern::git_pathspec(word.value.trim_start_matches("./")));
+        let _ = reach;
+        let files = Spot {
+            shown: word.value.clone(),
+            named,
+            real: None,
+            reach: Reach::Files,
+            unresolved: false,
+        };
+        let mut hits = self.laws.judge(&files);
+        if hits.is_empty() {
+            // Files inside a protected folder could match too: signed.
+            let anywhere = Spot {
+                reach: Reach::Path,
+                unresolved: true,
+                ..files
+            };
+            hits = self.laws.judge(&anywhere);
+        }
+        self.note(depth, || {
+            format!(
+                "path law: git pathspec {}: {} rule(s)",
+                word.value,
+                hits.len()
+            )
+        });
+        for hit in hits {
+            self.find(hit.verdict, &hit.rule, hit.reason, &hit.remediation, part);
+        }
+    }
+
+    /// `cp a b dir/`, `mv a dir`, `cp -t dir a`: each source lands in the
+    /// folder under its own name (`cp /tmp/x/.env ./` writes `./.env`).
+    /// The folder is one when it ends in `/`, is `.` or `..`, is named by
+    /// `-t`, or exists as a folder on disk.
+    pub(super) fn copies_into_folder(
+        &mut self,
+        verb: &str,
+        args: &[Word],
+        part: &str,
+        depth: usize,
+        cwd: Option<PathBuf>,
+    ) {
+        if !matches!(verb, "cp" | "mv" | "install" | "ln" | "rsync" | "scp") {
+            return;
+        }
+        let mut operands: Vec<&Word> = Vec::new();
+        let mut folder: Option<Word> = None;
+        let mut iter = args.iter();
+        while let Some(arg) = iter.next() {
+            let value = arg.value.as_str();
+            if value == "-t" || value == "--target-directory" {
+                folder = iter.next().cloned();
+            } else if let Some(dir) = value.strip_prefix("--target-directory=").or_else(|| {
+                value
+                    .strip_prefix("-t")
+                    .filter(|d| !d.is_empty() && !d.starts_with('-'))
+            }) {
+                let mut word = arg.clone();
+                word.value = dir.to_string();
+                folder = Some(word);
+            } else if !value.starts_with('-') || value == "-" {
+                operands.push(arg);
+            }
+        }
+        let (folder, sources) = match folder {
+            Some(folder) => (folder, operands),
+            None => {
+                let Some((last, sources)) = operands.split_last() else {
+                    return;
+                };
+                let named_folder =
+                    last.value.ends_with('/') || matches!(last.value.as_str(), "." | "..");
+                let on_disk = !last.dynamic
+                    && self
+                        .location
+                        .resolve_in(last, cwd.as_deref())
+                        .path
+                        .is_some_and(|p| p.is_dir());
+                if !(named_folder || on_disk) || sources.is_empty() {
+                    return;
+                }
+                ((*last).clone(), sources.to_vec())
+            }
+        };
+        let reach = law::reach_of(verb, args).unwrap_or(Reach::Path);
+        for source in sources {
+            let name = source.value.trim_end_matches('/');
+            let name = name.rsplit('/').next().unwrap_or(name);
+            if name.is_empty() || name == "." || name == ".." {
+                continue;
+            }
+            let mut landed = folder.clone();
+            landed.value = format!("{}/{name}", folder.value.trim_end_matches('/'));
+            landed.dynamic |= source.dynamic;
+            landed.glob |= source.glob;
+            self.write_target(&landed, cwd.clone(), reach, part, depth);
+        }
+    }
+
+    /// `perl -pi -e … FILE`, `ruby -i -pe … FILE`: the files after the code
+    /// are edited in place.
+    pub(super) fn in_place_edits(
+        &mut self,
+        interpreter: &str,
+        args: &[Word],
+        part: &str,
+        depth: usize,
+        cwd: Option<PathBuf>,
+    ) {
+        if !matches!(interpreter, "perl" | "ruby") {
+            return;
+        }
+        let mut in_place = false;
+        let mut code_given = false;
+        let mut files = Vec::new();
+        let mut iter = args.iter();
+        while let Some(arg) = iter.next() {
+            let value = arg.value.as_str();
+            if value == "--" {
+                files.extend(iter.by_ref());
+                break;
+            }
+            if let Some(flags) = value
+                .strip_prefix('-')
+                .filter(|f| !f.is_empty() && !f.starts_with('-'))
+            {
+                // `-i` takes an optional backup suffix glued to it (`-i.bak`).
+                let letters: String = flags
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphabetic())
+                    .collect();
+                in_place |= letters.contains('i');
+                if letters.ends_with('e') || letters.ends_with('E') {
+                    code_given = true;
+                    iter.next();
+                }
+                continue;
+            }
+            if !code_given {
+                // The first operand is the script file.
+                code_given = true;
+                continue;
+            }
+            files.push(arg);
+        }
+        if !in_place {
+            return;
+        }
+        for file in files {
+            self.write_target(file, cwd.clone(), Reach::Path, part, depth);
         }
     }
 

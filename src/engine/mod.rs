@@ -611,6 +611,7 @@ impl<'a> Run<'a> {
             local_cwd
         };
         let interpreter = lexicon::lookup(verb).map_or(verb, |s| s.name());
+        self.in_place_edits(interpreter, args, part, depth, local_cwd.clone());
         if crate::inline::route::is_interpreter(interpreter)
             && self.code_route(interpreter, args, site, depth, local_cwd.clone())
         {
@@ -747,6 +748,7 @@ impl<'a> Run<'a> {
         }
         self.wrapper_floor(floor_wrapper, floor_class, effect, part);
         self.frozen_dependencies(verb, args, part, depth);
+        self.copies_into_folder(verb, args, part, depth, local_cwd.clone());
         let targets_cwd = local_cwd.clone();
         let reach = crate::law::reach_of(verb, args);
         for write in &classified.writes {
@@ -763,7 +765,18 @@ impl<'a> Run<'a> {
                 }),
                 Written::Cwd => None,
             };
+            // `mv a b`: the sources go away whole; the destination is
+            // written, not emptied.
+            let last = classified.writes.last() == Some(write);
+            let reach = if verb == "mv" && last {
+                Some(Reach::Path)
+            } else {
+                reach
+            };
             if let (Some(word), Some(reach)) = (word, reach) {
+                if verb == "git" && !word.glob && word.value.contains(['*', '?', '[']) {
+                    self.git_pathspec(&word, targets_cwd.as_deref(), reach, part, depth);
+                }
                 self.write_target(&word, targets_cwd.clone(), reach, part, depth);
             }
         }

@@ -231,11 +231,98 @@ pub fn scan(language: &str, code: &str) -> Vec<Found> {
                 if *token == "fopen" && !clip_at(&code[at..], 60).contains(['w', 'a', 'x', '+']) {
                     continue;
                 }
-                found.push(effect(*kind, &code[at..], code, at, None));
+                let mut found_here = effect(*kind, &code[at..], code, at, None);
+                if matches!(kind, CodeEffect::Write | CodeEffect::Delete) {
+                    let after = &code[at + token.len()..];
+                    found_here.paths = written_path(language, token, after).into_iter().collect();
+                }
+                found.push(found_here);
             }
         }
     }
     found
+}
+
+/// The path a write or delete call names, when it is a literal: the first
+/// argument (`File.write('x', …)`, `unlink('x')`), or for Perl's `open`
+/// the path after a writing mode (`open(my $f, ">", "x")`, `open(F,
+/// ">>x")`). A path built at run time is not returned (the call's own
+/// finding stays).
+fn written_path(language: &str, token: &str, after: &str) -> Option<Word> {
+    let args = call_arguments(after);
+    if language == "perl" && token == "open" {
+        let writes = |mode: &str| {
+            let mode = mode.trim_start();
+            mode.starts_with('>') || mode.starts_with("+<")
+        };
+        return match args.as_slice() {
+            [_, Some(mode), Some(path), ..] if writes(mode) => Some(Word::literal(path)),
+            [_, Some(joined)] if writes(joined) => {
+                let path = joined
+                    .trim_start()
+                    .trim_start_matches(['+', '<', '>'])
+                    .trim();
+                (!path.is_empty()).then(|| Word::literal(path))
+            }
+            _ => None,
+        };
+    }
+    args.first().cloned().flatten().map(|p| Word::literal(&p))
+}
+
+/// The arguments of a call, up to four: each a literal string (`Some`), or
+/// anything else (`None`). Stops at the closing parenthesis, `;` or a
+/// newline.
+fn call_arguments(after: &str) -> Vec<Option<String>> {
+    let text = after.trim_start();
+    let text = text.strip_prefix('(').unwrap_or(text);
+    let mut args = Vec::new();
+    let mut chars = text.char_indices().peekable();
+    while args.len() < 4 {
+        while chars.peek().is_some_and(|(_, c)| *c == ' ' || *c == '\t') {
+            chars.next();
+        }
+        let Some(&(_, c)) = chars.peek() else { break };
+        if matches!(c, ')' | ';' | '\n') {
+            break;
+        }
+        if c == '"' || c == '\'' {
+            chars.next();
+            let mut body = String::new();
+            let mut closed = false;
+            for (_, d) in chars.by_ref() {
+                if d == c {
+                    closed = true;
+                    break;
+                }
+                body.push(d);
+            }
+            let interpolates = c == '"' && body.contains(['$', '@', '#', '\\']);
+            args.push((closed && !interpolates).then_some(body));
+        } else {
+            let mut depth = 0;
+            while let Some(&(_, d)) = chars.peek() {
+                match d {
+                    '(' | '[' | '{' => depth += 1,
+                    ')' | ']' | '}' if depth > 0 => depth -= 1,
+                    ',' | ')' | ';' | '\n' if depth == 0 => break,
+                    _ => {}
+                }
+                chars.next();
+            }
+            args.push(None);
+        }
+        while chars.peek().is_some_and(|(_, c)| *c == ' ' || *c == '\t') {
+            chars.next();
+        }
+        match chars.peek() {
+            Some((_, ',')) => {
+                chars.next();
+            }
+            _ => break,
+        }
+    }
+    args
 }
 
 fn effect(kind: CodeEffect, from: &str, code: &str, at: usize, handoff: Option<Handoff>) -> Found {
@@ -382,6 +469,32 @@ fn first_string(after: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn written_paths_are_found() {
+        let path = |lang: &str, code: &str| {
+            scan(lang, code)
+                .into_iter()
+                .flat_map(|f| f.paths)
+                .map(|w| w.value)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            path("perl", r#"open(my $f, ">", ".env") or die;"#),
+            vec![".env"]
+        );
+        assert_eq!(path("perl", r#"open(F, ">>log.txt");"#), vec!["log.txt"]);
+        assert!(path("perl", r#"open(F, "<in.txt"); open(G, ">", $out);"#).is_empty());
+        assert_eq!(
+            path("ruby", "File.write('.mcp.json', '{}')"),
+            vec![".mcp.json"]
+        );
+        assert_eq!(
+            path("php", "file_put_contents(\".env\", $x);"),
+            vec![".env"]
+        );
+        assert!(path("php", "file_put_contents(\"$dir/x\", 1);").is_empty());
+    }
 
     #[test]
     fn shell_lines_are_handed_over() {

@@ -60,8 +60,9 @@ fn rules_of(text: &str, base: &str) -> Vec<Rule> {
     rules
 }
 
-/// Whether git would ignore `rel` (root-relative) in `repo`.
-pub fn is_ignored(repo: &Repository, rel: &str) -> bool {
+/// Whether git would ignore `rel` (root-relative) in `repo`; `is_folder`
+/// when `rel` names a folder (rules ending in `/` match only folders).
+pub fn is_ignored(repo: &Repository, rel: &str, is_folder: bool) -> bool {
     let mut rules = Vec::new();
     if let Some(git_dir) = &repo.git_dir
         && let Some(text) = read_small(&git_dir.join("info/exclude"))
@@ -80,8 +81,8 @@ pub fn is_ignored(repo: &Repository, rel: &str) -> bool {
         } else {
             format!("{base}/{segment}")
         };
-        let is_folder = depth + 1 < segments.len();
-        if verdict(&rules, &here, is_folder) {
+        let here_is_folder = depth + 1 < segments.len() || is_folder;
+        if verdict(&rules, &here, here_is_folder) {
             return true;
         }
         base = here;

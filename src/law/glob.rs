@@ -37,6 +37,9 @@ pub struct Pattern {
     /// Shell globbing: `*`, `?` and classes do not match a leading `.` of a
     /// segment (`rm *` leaves `.env` alone).
     hidden_dots: bool,
+    /// Letters match only in the same case (an area a task may write, where
+    /// matching `src/Billing` for `src/billing` would widen it).
+    exact_case: bool,
 }
 
 impl Pattern {
@@ -45,6 +48,7 @@ impl Pattern {
         Pattern {
             toks: text.chars().map(Tok::Char).collect(),
             hidden_dots: false,
+            exact_case: false,
         }
     }
 
@@ -53,6 +57,15 @@ impl Pattern {
         Pattern {
             toks: compile_glob(text),
             hidden_dots: false,
+            exact_case: false,
+        }
+    }
+
+    /// A glob whose letters match only in the same case.
+    pub fn glob_exact_case(text: &str) -> Pattern {
+        Pattern {
+            exact_case: true,
+            ..Pattern::glob(text)
         }
     }
 
@@ -74,6 +87,21 @@ impl Pattern {
         pattern
     }
 
+    /// A git pathspec glob (`git checkout -- '*.yml'`): git matches `*`
+    /// across folders.
+    /// Read here as a name at any depth when it has no `/` (`*.yml` is
+    /// `**/*.yml`), its wildcards skipping hidden names like the shell's
+    /// (a simplification: git's own `*` would match `.env.rs`).
+    pub fn git_pathspec(text: &str) -> Pattern {
+        let mut pattern = if text.contains('/') {
+            Pattern::glob(text)
+        } else {
+            Pattern::glob(&format!("**/{text}"))
+        };
+        pattern.hidden_dots = true;
+        pattern
+    }
+
     /// Appends literal text.
     pub fn push_literal(&mut self, text: &str) {
         self.toks.extend(text.chars().map(Tok::Char));
@@ -83,6 +111,7 @@ impl Pattern {
     pub fn append(&mut self, other: &Pattern) {
         self.toks.extend(other.toks.iter().cloned());
         self.hidden_dots |= other.hidden_dots;
+        self.exact_case |= other.exact_case;
     }
 
     /// The literal text before the first wildcard or unknown part.
@@ -108,6 +137,7 @@ impl Pattern {
         starts.then(|| Pattern {
             toks: self.toks[n..].to_vec(),
             hidden_dots: self.hidden_dots,
+            exact_case: self.exact_case,
         })
     }
 
@@ -144,9 +174,86 @@ impl Pattern {
         self.toks.contains(&Tok::Any)
     }
 
-    /// Whether `path` (a literal) matches.
+    /// Whether `path` (a literal) matches: a simulation of the pattern's
+    /// steps as a bit set (patterns of up to 127 steps; longer ones fall
+    /// back to [`intersects`]).
     pub fn matches(&self, path: &str) -> bool {
-        intersects(self, &Pattern::literal(path))
+        self.simulate(path, false)
+    }
+
+    /// Whether the pattern matches `path` or a folder above it
+    /// (`.github/workflows` covers `.github/workflows/ci.yml`), in one pass.
+    pub fn covers_path(&self, path: &str) -> bool {
+        self.simulate(path, true)
+    }
+
+    fn simulate(&self, path: &str, or_folder_above: bool) -> bool {
+        let n = self.toks.len();
+        if n >= 128 {
+            let literal = Pattern::literal(path);
+            return intersects(self, &literal)
+                || or_folder_above && intersects(&self.beneath(), &literal);
+        }
+        let mut states = self.closure(1);
+        let mut at_start = true;
+        for c in path.chars() {
+            if or_folder_above && c == '/' && states & (1 << n) != 0 {
+                return true;
+            }
+            let mut next = 0u128;
+            let mut rest = states;
+            while rest != 0 {
+                let i = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let Some(tok) = self.toks.get(i) else {
+                    continue;
+                };
+                let hidden = at_start && c == '.' && self.hidden_dots;
+                let (stay, advance) = match tok {
+                    Tok::Char(x) => (
+                        false,
+                        if self.exact_case {
+                            *x == c
+                        } else {
+                            x.eq_ignore_ascii_case(&c)
+                        },
+                    ),
+                    Tok::One => (false, c != '/' && !hidden),
+                    Tok::Star => (c != '/' && !hidden, false),
+                    Tok::Any => (true, false),
+                    Tok::Dirs => (false, false),
+                    Tok::DirsBody => (true, c == '/'),
+                    Tok::Class(..) => (false, set_of(tok).contains(c) && !hidden),
+                };
+                if stay {
+                    next |= 1 << i;
+                }
+                if advance {
+                    next |= 1 << (i + 1);
+                }
+            }
+            states = self.closure(next);
+            if states == 0 {
+                return false;
+            }
+            at_start = c == '/';
+        }
+        states & (1 << n) != 0
+    }
+
+    /// The states reachable from `states` without consuming a character.
+    fn closure(&self, mut states: u128) -> u128 {
+        for (i, tok) in self.toks.iter().enumerate() {
+            if states & (1 << i) == 0 {
+                continue;
+            }
+            match tok {
+                Tok::Star | Tok::Any => states |= 1 << (i + 1),
+                Tok::Dirs => states |= (1 << (i + 1)) | (1 << (i + 2)),
+                _ => {}
+            }
+        }
+        states
     }
 }
 
@@ -241,7 +348,12 @@ enum Set<'t> {
 
 impl Set<'_> {
     fn contains(self, c: char) -> bool {
+        self.contains_in(c, false)
+    }
+
+    fn contains_in(self, c: char, exact_case: bool) -> bool {
         match self {
+            Set::Exactly(e) if exact_case => e == c,
             Set::Exactly(e) => e.eq_ignore_ascii_case(&c),
             Set::NotSlash => c != '/',
             Set::Anything => true,
@@ -298,7 +410,7 @@ pub fn intersects(a: &Pattern, b: &Pattern) -> bool {
         let mut choices: [Option<char>; 3] = [None; 3];
         match (sa, sb) {
             (Set::Exactly(c), other) | (other, Set::Exactly(c)) => {
-                if other.contains(c) {
+                if other.contains_in(c, a.exact_case || b.exact_case) {
                     choices[0] = Some(c);
                 }
             }
@@ -428,6 +540,51 @@ mod tests {
         assert!(!intersects(&q, &g("**/.env")));
         assert!(intersects(&q, &g("out/a/b.txt")));
         assert!(p.has_unknown() && !g("x").has_unknown());
+    }
+
+    #[test]
+    fn matching_agrees_with_intersection() {
+        let patterns = [
+            "**/.env",
+            "**/.env.*",
+            ".github/workflows/**",
+            "src/*.rs",
+            "a/**/b",
+            "[a-c]?x",
+            "**/requirements*.txt",
+            "x/**",
+        ];
+        let paths = [
+            ".env",
+            "a/.env",
+            ".env.local",
+            "x.env.log",
+            ".github/workflows/ci.yml",
+            "src/main.rs",
+            "src/a/b.rs",
+            "a/b",
+            "a/x/y/b",
+            "bzx",
+            "dzx",
+            "requirements-dev.txt",
+            "x",
+            "x/y",
+            "",
+        ];
+        for p in patterns {
+            for path in paths {
+                let g = Pattern::glob(p);
+                assert_eq!(
+                    g.matches(path),
+                    intersects(&g, &Pattern::literal(path)),
+                    "{p} vs {path}"
+                );
+            }
+        }
+        let star = Pattern::shell_glob("*");
+        assert!(!star.matches(".env") && star.matches("env"));
+        assert!(Pattern::glob(".github/workflows").covers_path(".github/workflows/ci.yml"));
+        assert!(!Pattern::glob(".github/workflows").covers_path(".github/workflowsx/ci.yml"));
     }
 
     #[test]

@@ -20,14 +20,15 @@ pub mod gitignore;
 pub mod glob;
 pub mod policy;
 pub mod resolve;
+pub mod show;
 
 use crate::paths::{Target, normalise};
-use crate::rules::{FROZEN_COMMANDS, FrozenCommand, LOCK_SAFE_FLAGS, PROTECTED_RULES};
+use crate::rules::{FROZEN_COMMANDS, FrozenCommand, FrozenRest, LOCK_SAFE_FLAGS, PROTECTED_RULES};
 use crate::shell::Word;
 use crate::verdict::Verdict;
 use glob::{Pattern, intersects};
 use policy::{Policy, Trust};
-use resolve::{Repository, find_root, resolve_links};
+use resolve::{Repository, resolve_links};
 use std::path::{Path, PathBuf};
 
 /// One repository's law: where it is, and what its policy files add.
@@ -109,19 +110,21 @@ impl Laws {
             .max_by_key(|(_, law)| law.repo.root.as_os_str().len())
             .map(|(i, _)| i);
         // A nested repository (a submodule, a clone inside the project)
-        // has a law of its own.
+        // has a law of its own: look for `.git` between the path and the
+        // root of the law that holds it (or up to `/` when none does).
         let start = path.parent().unwrap_or(path);
-        let nearest = find_root(start);
-        match (best, nearest) {
-            (Some(i), Some(root)) if root.starts_with(&self.laws[i].repo.root) => {
-                if root == self.laws[i].repo.root {
-                    Some(i)
-                } else {
-                    Some(self.push(root))
-                }
-            }
-            (Some(i), _) => Some(i),
-            (None, Some(root)) => Some(self.push(root)),
+        let stop = best.map(|i| self.laws[i].repo.root.clone());
+        let nested = start
+            .ancestors()
+            .take_while(|dir| {
+                stop.as_deref()
+                    .is_none_or(|s| *dir != s && dir.starts_with(s))
+            })
+            .find(|dir| std::fs::symlink_metadata(dir.join(".git")).is_ok())
+            .map(Path::to_path_buf);
+        match (best, nested) {
+            (_, Some(root)) => Some(self.push(root)),
+            (Some(i), None) => Some(i),
             (None, None) => None,
         }
     }
@@ -160,6 +163,10 @@ pub enum Reach {
     Path,
     /// The path and everything beneath it (`rm -r`, `mv`, `chmod -R`).
     Tree,
+    /// Files a pattern names across folders (a git pathspec): a rule must
+    /// name such a file itself; a protected folder is not reached merely
+    /// because the pattern could match something inside it.
+    Files,
 }
 
 /// A write target ready for the law: absolute patterns, lexical and with
@@ -374,6 +381,32 @@ impl Laws {
                     judge_form(None, &rel, &named_only, &mut hits);
                 }
             }
+            // What a tree on disk holds: files that rules match at any
+            // depth (`infra/main.tf`, `docs/x/.env`) and repositories of
+            // their own (`vendor/lib`).
+            // Only inside the request's own repository: a tree elsewhere is
+            // judged by its name.
+            if spot.reach == Reach::Tree && form.is_literal() {
+                let dir = PathBuf::from(form.literal_prefix());
+                let home_root = self.home_index().map(|i| self.laws[i].repo.root.clone());
+                let in_home = home_root
+                    .is_some_and(|r| dir.starts_with(&r) && self.laws[0].repo.git_dir.is_some());
+                if in_home && dir.is_dir() {
+                    let (files, repositories) = tree_listing(&dir);
+                    for root in repositories {
+                        self.push(root);
+                    }
+                    let file_spot = Spot {
+                        reach: Reach::Path,
+                        ..spot.clone()
+                    };
+                    for file in files {
+                        let (index, rel) =
+                            self.relative_form(&Pattern::literal(&file.to_string_lossy()));
+                        judge_form(index.map(|i| &self.laws[i]), &rel, &file_spot, &mut hits);
+                    }
+                }
+            }
             // A tree that holds a whole repository (`rm -rf ..`) reaches
             // all of that repository's protected paths.
             if spot.reach == Reach::Tree && form.is_literal() {
@@ -416,11 +449,15 @@ impl Laws {
             // What only run time knows cannot be pinned on one rule: one
             // signed finding says what the target could be.
             hits.sort_by_key(|h| std::cmp::Reverse(h.verdict));
-            let could_be = hits
+            let mut could_be = hits
                 .iter()
+                .take(3)
                 .map(|h| h.rule.as_str())
                 .collect::<Vec<_>>()
                 .join(", ");
+            if hits.len() > 3 {
+                could_be.push_str(", …");
+            }
             hits = vec![Hit {
                 verdict: Verdict::Signed,
                 rule: "write.unresolved".to_string(),
@@ -470,6 +507,80 @@ impl Laws {
     }
 }
 
+/// Entries listed under a tree a command deletes or moves, at most.
+const MAX_TREE_ENTRIES: usize = 1000;
+/// Folders deep, at most.
+const MAX_TREE_DEPTH: usize = 12;
+/// Folders the listing skips, as the cage's whole-tree scan does.
+const SKIPPED_FOLDERS: &[&str] = &["node_modules", ".git", ".venv", "venv", "__pycache__"];
+
+/// The files under `dir` (links not followed) and the roots of any
+/// repositories nested in it; bounded by [`MAX_TREE_ENTRIES`] and
+/// [`MAX_TREE_DEPTH`] (past them the listing stops: the command is SIGNED
+/// anyway, and what was listed is judged).
+fn tree_listing(dir: &Path) -> (Vec<PathBuf>, Vec<PathBuf>) {
+    let mut files = Vec::new();
+    let mut repositories = Vec::new();
+    let mut stack = vec![(dir.to_path_buf(), 0usize)];
+    let mut seen = 0usize;
+    while let Some((folder, depth)) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&folder) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            seen += 1;
+            if seen > MAX_TREE_ENTRIES {
+                return (files, repositories);
+            }
+            let name = entry.file_name();
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
+            if name == ".git" && folder != dir {
+                repositories.push(folder.clone());
+            }
+            if kind.is_dir() {
+                if depth < MAX_TREE_DEPTH && !SKIPPED_FOLDERS.iter().any(|s| name == *s) {
+                    stack.push((entry.path(), depth + 1));
+                }
+            } else {
+                files.push(entry.path());
+            }
+        }
+    }
+    (files, repositories)
+}
+
+const TRUST_NOTE: &str = ".veritas-kanban/workspace-trust.json";
+
+/// One built-in rule's patterns, compiled once per process.
+struct Compiled {
+    /// Each path pattern, and whether it names a file at any depth.
+    paths: Vec<(Pattern, bool)>,
+    except: Vec<Pattern>,
+}
+
+/// The built-in rules' patterns, in `PROTECTED_RULES` order: root-relative
+/// (inside a repository) or anchored at any depth (outside every one).
+fn builtin_patterns(in_repository: bool) -> &'static [Compiled] {
+    static RELATIVE: std::sync::OnceLock<Vec<Compiled>> = std::sync::OnceLock::new();
+    static ANYWHERE: std::sync::OnceLock<Vec<Compiled>> = std::sync::OnceLock::new();
+    let cell = if in_repository { &RELATIVE } else { &ANYWHERE };
+    cell.get_or_init(|| {
+        PROTECTED_RULES
+            .iter()
+            .map(|rule| Compiled {
+                paths: rule
+                    .paths
+                    .iter()
+                    .map(|p| (rule_pattern(p, in_repository), p.starts_with("**/")))
+                    .collect(),
+                except: rule.except.iter().map(|p| Pattern::glob(p)).collect(),
+            })
+            .collect()
+    })
+}
+
 /// A built-in rule's pattern: root-relative in a repository; outside every
 /// repository (no law, the path absolute) matched at any depth, so
 /// `.github/workflows/x` is caught in whatever folder it is.
@@ -486,8 +597,15 @@ fn rule_pattern(glob: &str, in_repository: bool) -> Pattern {
 /// something inside it. Rules that match a name at any depth (`**/.env`)
 /// do not reach into a tree: that would need the folder's listing.
 fn covers(rule: &Pattern, spot: &Pattern, reach: Reach, anywhere_rule: bool) -> bool {
+    if spot.is_literal() {
+        // The common case, a known path: the rule names it or a folder
+        // above it.
+        let named = rule.covers_path(&spot.literal_prefix());
+        return named
+            || reach == Reach::Tree && !anywhere_rule && intersects(rule, &spot.beneath());
+    }
     intersects(rule, spot)
-        || intersects(&rule.beneath(), spot)
+        || reach != Reach::Files && intersects(&rule.beneath(), spot)
         || reach == Reach::Tree && !anywhere_rule && intersects(rule, &spot.beneath())
 }
 
@@ -526,7 +644,8 @@ fn add(
 /// Judges one root-relative form against the built-ins and `law`'s policy.
 fn judge_form(law: Option<&Law>, rel: &Pattern, spot: &Spot, hits: &mut Vec<Hit>) {
     let frozen = law.is_some_and(Law::frozen);
-    for rule in &PROTECTED_RULES {
+    let compiled = builtin_patterns(law.is_some());
+    for (rule, compiled) in PROTECTED_RULES.iter().zip(compiled) {
         let Some(verdict) = (if frozen {
             rule.frozen.or(rule.verdict)
         } else {
@@ -534,19 +653,15 @@ fn judge_form(law: Option<&Law>, rel: &Pattern, spot: &Spot, hits: &mut Vec<Hit>
         }) else {
             continue;
         };
-        let hit = rule.paths.iter().any(|p| {
-            covers(
-                &rule_pattern(p, law.is_some()),
-                rel,
-                spot.reach,
-                p.starts_with("**/"),
-            )
-        });
+        let hit = compiled
+            .paths
+            .iter()
+            .any(|(p, anywhere)| covers(p, rel, spot.reach, *anywhere));
         let excepted = rel.is_literal()
-            && rule
+            && compiled
                 .except
                 .iter()
-                .any(|p| covers(&Pattern::glob(p), rel, Reach::Path, true));
+                .any(|p| covers(p, rel, Reach::Path, true));
         if hit && !excepted {
             add(
                 hits,
@@ -561,6 +676,19 @@ fn judge_form(law: Option<&Law>, rel: &Pattern, spot: &Spot, hits: &mut Vec<Hit>
     }
     let Some(law) = law else { return };
     let policy = &law.policy;
+    // A write into a workspace whose trust is narrowed, from wherever the
+    // request runs.
+    if let Some(hit) = trust_hit(law, Verdict::Signed) {
+        add(
+            hits,
+            spot,
+            hit.verdict,
+            &hit.rule,
+            "inside a workspace whose trust is narrowed",
+            TRUST_NOTE,
+            &hit.remediation,
+        );
+    }
     for protect in &policy.cage.protect {
         if covers(
             &Pattern::glob(&protect.glob),
@@ -589,11 +717,8 @@ fn judge_form(law: Option<&Law>, rel: &Pattern, spot: &Spot, hits: &mut Vec<Hit>
     }
     judge_scope(law, rel, spot, hits);
     for problem in &policy.problems {
-        let rule = match problem.file {
-            policy::CAGE_FILE => "cage.cage_config",
-            policy::MANIFEST_YAML | policy::MANIFEST_JSON => "cage.manifest_forbidden_zone",
-            policy::ACTIVE_MISSION => "gantry.forbidden_zone",
-            _ => continue,
+        let Some(rule) = problem_rule(problem.file) else {
+            continue;
         };
         if !hits.iter().any(|h| h.rule == rule) {
             hits.push(Hit {
@@ -609,6 +734,17 @@ fn judge_form(law: Option<&Law>, rel: &Pattern, spot: &Spot, hits: &mut Vec<Hit>
                 ),
             });
         }
+    }
+}
+
+/// The rule that blocks every write when a policy file is invalid (the
+/// trust file instead denies every request).
+pub fn problem_rule(file: &str) -> Option<&'static str> {
+    match file {
+        policy::CAGE_FILE => Some("cage.cage_config"),
+        policy::MANIFEST_YAML | policy::MANIFEST_JSON => Some("cage.manifest_forbidden_zone"),
+        policy::ACTIVE_MISSION => Some("gantry.forbidden_zone"),
+        _ => None,
     }
 }
 
@@ -731,19 +867,14 @@ fn judge_scope(law: &Law, rel: &Pattern, spot: &Spot, hits: &mut Vec<Hit>) {
     if area.is_empty() {
         return;
     }
-    let globs: Vec<Pattern> = area.iter().map(|g| Pattern::glob(g)).collect();
+    let globs: Vec<Pattern> = area.iter().map(|g| Pattern::glob_exact_case(g)).collect();
     let inside = if rel.is_literal() {
-        globs
-            .iter()
-            .any(|g| g.matches(&rel.literal_prefix()) || intersects(&g.beneath(), rel))
+        globs.iter().any(|g| g.covers_path(&rel.literal_prefix()))
     } else {
         // A pattern is in scope only when its fixed folder is.
         let fixed = rel.literal_prefix();
         let folder = fixed.rsplit_once('/').map_or("", |(f, _)| f);
-        !folder.is_empty()
-            && globs
-                .iter()
-                .any(|g| intersects(&g.beneath(), &Pattern::literal(&format!("{folder}/x"))))
+        !folder.is_empty() && globs.iter().any(|g| g.covers_path(&format!("{folder}/x")))
     };
     if inside {
         return;
@@ -753,7 +884,8 @@ fn judge_scope(law: &Law, rel: &Pattern, spot: &Spot, hits: &mut Vec<Hit>) {
         return;
     }
     let git_internal = text == ".git" || text.starts_with(".git/");
-    if git_internal || rel.is_literal() && gitignore::is_ignored(&law.repo, &text) {
+    let is_folder = spot.reach == Reach::Tree || law.repo.root.join(&text).is_dir();
+    if git_internal || rel.is_literal() && gitignore::is_ignored(&law.repo, &text, is_folder) {
         return;
     }
     add(
@@ -814,13 +946,21 @@ pub fn frozen_command(verb: &str, args: &[Word]) -> Option<&'static FrozenComman
             words.push(word.value.as_str());
         }
     }
+    // A global install (`npm install -g tsc`) changes no project file.
+    if options.iter().any(|o| matches!(*o, "-g" | "--global")) {
+        return None;
+    }
+    // Entries with a package (`npm install +`) come first in the table:
+    // `npm install lodash` changes the manifest; `npm install` alone, or
+    // `cargo update -p serde`, rewrites the lockfile.
     FROZEN_COMMANDS.iter().find(|c| {
+        let extra = words.len().saturating_sub(c.words.len());
         let fits = words.len() >= c.words.len()
             && words[..c.words.len()] == *c.words
-            && if c.package {
-                words.len() > c.words.len()
-            } else {
-                words.len() == c.words.len()
+            && match c.rest {
+                FrozenRest::Nothing => extra == 0,
+                FrozenRest::Package => extra > 0,
+                FrozenRest::Any => true,
             };
         let safe = c.rule == "cage.lockfile" && options.iter().any(|o| LOCK_SAFE_FLAGS.contains(o));
         fits && !safe
@@ -939,6 +1079,8 @@ mod tests {
         assert_eq!(rule("yarn", "install --frozen-lockfile"), None);
         assert_eq!(rule("npm", "ci"), None);
         assert_eq!(rule("cargo", "update"), Some("cage.lockfile"));
+        assert_eq!(rule("cargo", "update -p serde"), Some("cage.lockfile"));
+        assert_eq!(rule("npm", "install -g typescript"), None);
         assert_eq!(
             rule("python3", "-m pip install requests"),
             Some("cage.dependency_manifest")
@@ -948,5 +1090,10 @@ mod tests {
             Some("cage.dependency_manifest")
         );
         assert_eq!(rule("cargo", "build"), None);
+        assert_eq!(rule("yarn", "test"), None);
+        assert_eq!(
+            frozen_command("yarn", &[]).map(|c| c.rule),
+            Some("cage.lockfile")
+        );
     }
 }

@@ -211,7 +211,7 @@ fn walk_tree(tree: &Tree, source: &str) -> Script {
         conditional: 0,
         full: false,
     };
-    if root.has_error() {
+    if root.has_error() && !only_read_write_redirects(root, walker.src) {
         walker
             .script
             .problems
@@ -248,6 +248,37 @@ pub(crate) fn first_error_node(root: Node) -> Option<Node> {
             return None;
         }
     }
+}
+
+/// tree-sitter-bash does not know the read-write redirection `<>` (`exec
+/// 3<> file`): it reads `<` and an ERROR `>`. That pair is bash, not an
+/// error; the walk reads it back as `<>`, a write.
+fn is_read_write_gap(node: Node, src: &[u8]) -> bool {
+    node.is_error()
+        && text(node, src) == ">"
+        && node.parent().is_some_and(|p| p.kind() == "file_redirect")
+        && node
+            .prev_sibling()
+            .is_some_and(|prev| text(prev, src) == "<" && prev.end_byte() == node.start_byte())
+}
+
+/// Whether every error in the tree is such a `<>` (a bounded walk over
+/// the nodes that contain errors).
+fn only_read_write_redirects(root: Node, src: &[u8]) -> bool {
+    let mut stack = vec![root];
+    let mut seen = 0usize;
+    while let Some(node) = stack.pop() {
+        seen += 1;
+        if seen > 100_000 {
+            return false;
+        }
+        if node.is_missing() || node.is_error() && !is_read_write_gap(node, src) {
+            return false;
+        }
+        let mut cursor = node.walk();
+        stack.extend(node.children(&mut cursor).filter(|c| c.has_error()));
+    }
+    true
 }
 
 /// The text of the first ERROR or MISSING node.
@@ -782,11 +813,19 @@ impl Walker<'_> {
     ) {
         match child.kind() {
             "file_redirect" => {
-                let op = child
+                let mut op = child
                     .child_by_field_name("operator")
                     .or_else(|| first_anonymous(child))
                     .map(|o| text(o, self.src).to_string())
                     .unwrap_or_default();
+                let mut cursor = child.walk();
+                if op == "<"
+                    && child
+                        .children(&mut cursor)
+                        .any(|c| is_read_write_gap(c, self.src))
+                {
+                    op = "<>".to_string();
+                }
                 let Some(dest) = child
                     .child_by_field_name("destination")
                     .or_else(|| last_named(child))
