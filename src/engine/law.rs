@@ -188,6 +188,35 @@ impl Run<'_> {
         }
     }
 
+    /// Formatters and fixers (`prettier --write F`, `black F`, `eslint
+    /// --fix F`) rewrite the files they name, though they are FREE as a
+    /// class: the path law judges each named path (not what lies beneath a
+    /// named folder: a formatter touches only the files it understands).
+    pub(super) fn rewrites_in_place(
+        &mut self,
+        classified: &crate::lexicon::Classified,
+        words: &[Word],
+        part: &str,
+        depth: usize,
+        cwd: Option<PathBuf>,
+    ) {
+        let fixes = words.iter().any(|a| {
+            matches!(
+                a.value.as_str(),
+                "--fix" | "--write" | "-w" | "-i" | "--in-place"
+            )
+        });
+        if !classified.writes.is_empty()
+            || !(classified.effect == crate::verdict::Effect::Format || fixes)
+        {
+            return;
+        }
+        // Operand indices count the verb itself.
+        for operand in classified.operands.iter().filter_map(|&i| words.get(i)) {
+            self.write_target(operand, cwd.clone(), Reach::Path, part, depth);
+        }
+    }
+
     /// `perl -pi -e … FILE`, `ruby -i -pe … FILE`: the files after the code
     /// are edited in place.
     pub(super) fn in_place_edits(
