@@ -6,7 +6,9 @@
 //! `cargo bench --bench corpus_report`. Set `PORTCULLIS_CORPORA` to another
 //! folder; without the corpora it says so and exits 0.
 
-use portcullis::{Location, Verdict, evaluate};
+use portcullis::engine::evaluate_in;
+use portcullis::law::Laws;
+use portcullis::{Location, Verdict};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -77,12 +79,14 @@ fn main() {
         "| corpus | commands | parse clean | FREE | UNKNOWN | SIGNED | BLOCKED | FREE but bash -n rejects |"
     );
     println!("|---|---|---|---|---|---|---|---|");
+    // As replay does: the path law of the working folder is read once.
+    let mut laws = Laws::new(location.cwd.as_deref());
     for (name, commands) in &sets {
         let mut counts = [0usize; 4];
         let mut clean = 0;
         let mut free_rejected = 0;
         for command in commands {
-            let decision = evaluate(command, &location);
+            let decision = evaluate_in(command, &location, &mut laws);
             counts[decision.verdict() as usize] += 1;
             if !decision
                 .findings
@@ -115,7 +119,7 @@ fn main() {
     let mut done = 0usize;
     while start.elapsed().as_secs_f64() < 1.0 || done < agent.len() {
         for command in agent {
-            std::hint::black_box(evaluate(command, &location));
+            std::hint::black_box(evaluate_in(command, &location, &mut laws));
         }
         done += agent.len();
     }

@@ -270,6 +270,8 @@ fn replay_command(args: &[String]) -> Result<u8, CliError> {
         Box::new(io::BufReader::new(file))
     };
     let location = location(common.cwd.clone());
+    // The path law of the working folder is read once for the whole file.
+    let mut laws = portcullis::law::Laws::new(location.cwd.as_deref());
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let mut counts = [0usize; 4];
@@ -281,7 +283,7 @@ fn replay_command(args: &[String]) -> Result<u8, CliError> {
             Ok(text) if text.trim().is_empty() => continue,
             Ok(text) if jsonl => match jsonl_command(text) {
                 Some(command) => {
-                    let decision = portcullis::evaluate(&command, &location);
+                    let decision = portcullis::engine::evaluate_in(&command, &location, &mut laws);
                     (command, decision)
                 }
                 None => (
@@ -292,7 +294,10 @@ fn replay_command(args: &[String]) -> Result<u8, CliError> {
                     ),
                 ),
             },
-            Ok(text) => (text.to_string(), portcullis::evaluate(text, &location)),
+            Ok(text) => (
+                text.to_string(),
+                portcullis::engine::evaluate_in(text, &location, &mut laws),
+            ),
             Err(_) => {
                 let text = String::from_utf8_lossy(line).into_owned();
                 (text, unreadable_line(number + 1, "is not valid UTF-8"))

@@ -35,27 +35,42 @@ const ENV_TEMPLATES: &[&str] = &[".env.dist", ".env.example", ".env.sample", ".e
 /// credential files of common tools. Reading one puts secrets into the
 /// model's context.
 pub fn is_secret(path: &str) -> bool {
-    // Case-insensitive file systems open `.ENV` as `.env`.
-    let lowered = path.to_ascii_lowercase();
-    let path = lowered.as_str();
+    // Case-insensitive file systems open `.ENV` as `.env`: every comparison
+    // ignores ASCII case (and allocates nothing: this runs on every operand).
     let name = path.rsplit('/').next().unwrap_or(path);
-    if (name == ".env" || name.starts_with(".env.")) && !ENV_TEMPLATES.contains(&name) {
+    let starts = |text: &str, prefix: &str| {
+        text.get(..prefix.len())
+            .is_some_and(|head| head.eq_ignore_ascii_case(prefix))
+    };
+    let ends = |text: &str, suffix: &str| {
+        text.len() >= suffix.len()
+            && text
+                .get(text.len() - suffix.len()..)
+                .is_some_and(|tail| tail.eq_ignore_ascii_case(suffix))
+    };
+    let contains = |text: &str, needle: &str| {
+        text.as_bytes()
+            .windows(needle.len())
+            .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
+    };
+    let env_file = name.eq_ignore_ascii_case(".env") || starts(name, ".env.");
+    if env_file && !ENV_TEMPLATES.iter().any(|t| name.eq_ignore_ascii_case(t)) {
         return true;
     }
-    let in_ssh = path.contains(".ssh/");
-    if in_ssh && name.starts_with("id_") && !name.ends_with(".pub") {
+    if contains(path, ".ssh/") && starts(name, "id_") && !ends(name, ".pub") {
         return true;
     }
-    if path.contains(".gnupg/private-keys") {
+    if contains(path, ".gnupg/private-keys") {
         return true;
     }
-    SECRET_FILES
-        .iter()
-        .any(|s| path == *s || path.ends_with(&format!("/{s}")))
+    SECRET_FILES.iter().any(|s| {
+        path.eq_ignore_ascii_case(s)
+            || ends(path, s) && path.as_bytes().get(path.len() - s.len() - 1) == Some(&b'/')
+    })
 }
 
 /// Why `verb args` reads secrets, if it does.
-pub fn secret_read(verb: &str, args: &[Word]) -> Option<String> {
+pub fn secret_read<'a>(verb: &str, args: &'a [Word]) -> Option<String> {
     // Listing names is harmless; anything else that names a folder of
     // credentials reads what is inside.
     // Looking at names, sizes or existence reads no content; deleting,
@@ -101,16 +116,16 @@ pub fn secret_read(verb: &str, args: &[Word]) -> Option<String> {
         _ => &operands,
     };
     // `git show HEAD:.env`, `dd if=.env`: the path after `:` or `if=`.
-    let named = |w: &Word| -> String {
+    let named = |w: &'a Word| -> &'a str {
         if let Some(path) = w.value.strip_prefix("if=") {
-            return path.to_string();
+            return path;
         }
         if verb == "git"
             && let Some((_, path)) = w.value.split_once(':')
         {
-            return path.to_string();
+            return path;
         }
-        w.value.clone()
+        &w.value
     };
     let mut found = if no_content {
         None

@@ -46,7 +46,7 @@ impl Run<'_> {
             return;
         }
         let home = self.location.home.as_deref();
-        let Some(spot) = Spot::of_target(target, cwd, home, reach) else {
+        let Some(spot) = Spot::of_target(target, cwd, home, reach, &mut self.laws.fs) else {
             return;
         };
         let hits = self.laws.judge(&spot);
@@ -96,6 +96,7 @@ impl Run<'_> {
             real: None,
             reach: Reach::Files,
             unresolved: false,
+            folder: None,
         };
         let mut hits = self.laws.judge(&files);
         if hits.is_empty() {
@@ -419,7 +420,7 @@ pub fn evaluate_edit(kind: EditKind, path: &str, location: &Location, laws: &mut
                 );
                 return Decision::from_findings(findings, path);
             };
-            let spot = Spot::path(&absolute, &shown, Reach::Path);
+            let spot = Spot::path(&absolute, &shown, Reach::Path, &mut laws.fs);
             for hit in laws.judge(&spot) {
                 push(
                     &mut findings,

@@ -752,7 +752,20 @@ impl<'a> Run<'a> {
         self.rewrites_in_place(&classified, &verb_words, part, depth, local_cwd.clone());
         let targets_cwd = local_cwd.clone();
         let reach = crate::law::reach_of(verb, args);
+        // `sed -i SCRIPT FILE…`: without -e or -f the first operand is the
+        // script, not a file.
+        let sed_script = (classified.spec.name() == "sed"
+            && !verb_words.iter().any(|w| {
+                matches!(w.value.as_str(), "-e" | "--expression" | "-f" | "--file")
+                    || w.value.starts_with("--expression=")
+                    || w.value.starts_with("--file=")
+            }))
+        .then(|| classified.operands.first().copied())
+        .flatten();
         for write in &classified.writes {
+            if matches!(write, Written::Arg(i) if Some(*i) == sed_script) {
+                continue;
+            }
             let word = match write {
                 Written::Arg(i) => verb_words.get(*i).cloned(),
                 Written::KeyValue(i) => verb_words.get(*i).map(|w| {

@@ -164,6 +164,17 @@ impl Pattern {
         below
     }
 
+    /// Whether the pattern may name a folder: anything but a literal whose
+    /// last part has an extension (`azure-pipelines.yml`, `.cage.yaml`).
+    pub fn names_folder(&self) -> bool {
+        if !self.is_literal() {
+            return true;
+        }
+        let text = self.literal_prefix();
+        let last = text.rsplit('/').next().unwrap_or(&text);
+        !last.get(1..).is_some_and(|rest| rest.contains('.'))
+    }
+
     /// Whether the pattern is a plain path (no wildcard, nothing unknown).
     pub fn is_literal(&self) -> bool {
         self.toks.iter().all(|t| matches!(t, Tok::Char(_)))
@@ -179,6 +190,48 @@ impl Pattern {
     /// back to [`intersects`]).
     pub fn matches(&self, path: &str) -> bool {
         self.simulate(path, false)
+    }
+
+    /// A faster equivalent of [`Pattern::covers_path`] for the two shapes
+    /// most rules have: a literal path (`.github/workflows`) and a literal
+    /// name at any depth (`**/Cargo.lock`); `None` for any other shape.
+    pub fn quick(&self) -> Option<Quick> {
+        let literal = |toks: &[Tok]| -> Option<String> {
+            toks.iter()
+                .map(|t| match t {
+                    Tok::Char(c) => Some(*c),
+                    _ => None,
+                })
+                .collect()
+        };
+        if self.exact_case || self.hidden_dots {
+            return None;
+        }
+        let segment_only = |toks: &[Tok]| {
+            !toks.is_empty()
+                && toks
+                    .iter()
+                    .all(|t| !matches!(t, Tok::Char('/') | Tok::Any | Tok::Dirs | Tok::DirsBody))
+        };
+        match self.toks.as_slice() {
+            [Tok::Dirs, Tok::DirsBody, rest @ ..] => match literal(rest) {
+                Some(name) if !name.is_empty() && !name.contains('/') => Some(Quick::Name(name)),
+                Some(path) if !path.is_empty() => Some(Quick::Segments(path)),
+                _ if segment_only(rest) => Some(Quick::NameGlob(Pattern {
+                    toks: rest.to_vec(),
+                    ..self.clone()
+                })),
+                _ => None,
+            },
+            toks => match literal(toks) {
+                Some(path) if !path.is_empty() => Some(Quick::Path(path)),
+                _ => {
+                    let prefix = self.literal_prefix();
+                    let folder = &prefix[..prefix.rfind('/').map_or(0, |i| i + 1)];
+                    (!folder.is_empty()).then(|| Quick::Prefixed(folder.to_string(), self.clone()))
+                }
+            },
+        }
     }
 
     /// Whether the pattern matches `path` or a folder above it
@@ -335,6 +388,77 @@ fn parse_class(chars: &[char], start: usize) -> Option<(Tok, usize)> {
         }
     }
     None
+}
+
+/// A rule shape that needs no simulation (see [`Pattern::quick`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Quick {
+    /// A literal root-relative path: covers it and everything beneath.
+    Path(String),
+    /// A literal name at any depth: covers every path with that segment.
+    Name(String),
+    /// A literal run of segments at any depth (`**/.github/workflows`):
+    /// covers every path holding that run.
+    Segments(String),
+    /// A one-segment glob at any depth (`**/.env.*`): some segment matches.
+    NameGlob(Pattern),
+    /// A glob under a literal folder (`.agent/**/*.json`): the path must
+    /// start with the folder before the glob is tried.
+    Prefixed(String, Pattern),
+}
+
+impl Quick {
+    /// For a literal rule path: whether it lies strictly beneath `folder`
+    /// (a write reaching the whole folder reaches it). Rules that name a
+    /// file at any depth never do (that needs the folder's listing); a
+    /// prefixed glob answers conservatively from its folder.
+    pub fn lies_beneath(&self, folder: &str) -> bool {
+        let inside = |p: &str| {
+            folder.is_empty()
+                || p.len() > folder.len()
+                    && p.get(..folder.len())
+                        .is_some_and(|h| h.eq_ignore_ascii_case(folder))
+                    && p.as_bytes()[folder.len()] == b'/'
+        };
+        match self {
+            Quick::Path(p) => inside(p),
+            Quick::Prefixed(prefix, _) => {
+                inside(prefix.trim_end_matches('/'))
+                    || Quick::Path(prefix.trim_end_matches('/').to_string()).covers(folder)
+            }
+            Quick::Name(_) | Quick::NameGlob(_) | Quick::Segments(_) => false,
+        }
+    }
+
+    /// Whether the rule covers `path` (ASCII case-insensitively).
+    pub fn covers(&self, path: &str) -> bool {
+        match self {
+            Quick::Path(p) => {
+                path.get(..p.len())
+                    .is_some_and(|head| head.eq_ignore_ascii_case(p))
+                    && (path.len() == p.len() || path.as_bytes()[p.len()] == b'/')
+            }
+            Quick::Name(n) => path
+                .split('/')
+                .any(|segment| segment.eq_ignore_ascii_case(n)),
+            Quick::Segments(run) => {
+                let bytes = path.as_bytes();
+                (0..=path.len().saturating_sub(run.len())).any(|at| {
+                    (at == 0 || bytes[at - 1] == b'/')
+                        && path
+                            .get(at..at + run.len())
+                            .is_some_and(|part| part.eq_ignore_ascii_case(run))
+                        && (at + run.len() == path.len() || bytes[at + run.len()] == b'/')
+                })
+            }
+            Quick::NameGlob(name) => path.split('/').any(|segment| name.matches(segment)),
+            Quick::Prefixed(folder, pattern) => {
+                path.get(..folder.len())
+                    .is_some_and(|head| head.eq_ignore_ascii_case(folder))
+                    && pattern.covers_path(path)
+            }
+        }
+    }
 }
 
 /// Which characters one step may consume next.
@@ -585,6 +709,63 @@ mod tests {
         assert!(!star.matches(".env") && star.matches("env"));
         assert!(Pattern::glob(".github/workflows").covers_path(".github/workflows/ci.yml"));
         assert!(!Pattern::glob(".github/workflows").covers_path(".github/workflowsx/ci.yml"));
+    }
+
+    #[test]
+    fn quick_shapes_agree_with_simulation() {
+        let paths = [
+            "",
+            "/tmp/x/.github/workflows/ci.yml",
+            "/x.github/workflows",
+            ".env.local",
+            "a/.env.x/y",
+            "requirements-dev.txt",
+            "x/requirements.txt",
+            ".agent/a/b.json",
+            ".agent/b.json",
+            ".agentx/b.json",
+            ".github/workflows",
+            ".github/workflows/ci.yml",
+            ".github/workflowsx",
+            "a/Cargo.lock",
+            "Cargo.lock/x",
+            "cargo.lockx",
+            "é/x",
+            "src/Cargo.lock",
+        ];
+        for rule in [
+            ".github/workflows",
+            "**/.github/workflows",
+            "**/Cargo.lock",
+            ".claude/settings.json",
+            "**/.env.*",
+            "**/requirements*.txt",
+            ".agent/**/*.json",
+        ] {
+            let p = Pattern::glob(rule);
+            let quick = p.quick().expect(rule);
+            for path in paths {
+                assert_eq!(quick.covers(path), p.covers_path(path), "{rule} vs {path}");
+            }
+        }
+        assert!(Pattern::glob("**/a/*.x").quick().is_none());
+        for (rule, folder) in [
+            (".github/workflows", ""),
+            (".github/workflows", ".github"),
+            (".github/workflows", ".git"),
+            (".agent/**/*.json", ".agent/x"),
+            (".agent/**/*.json", "src"),
+            ("**/Cargo.lock", ""),
+        ] {
+            let p = Pattern::glob(rule);
+            let quick = p.quick().unwrap();
+            let beneath = Pattern::literal(folder).beneath();
+            assert_eq!(
+                quick.lies_beneath(folder),
+                !rule.starts_with("**/") && intersects(&p, &beneath),
+                "{rule} beneath {folder}"
+            );
+        }
     }
 
     #[test]

@@ -26,9 +26,9 @@ use crate::paths::{Target, normalise};
 use crate::rules::{FROZEN_COMMANDS, FrozenCommand, FrozenRest, LOCK_SAFE_FLAGS, PROTECTED_RULES};
 use crate::shell::Word;
 use crate::verdict::Verdict;
-use glob::{Pattern, intersects};
+use glob::{Pattern, Quick, intersects};
 use policy::{Policy, Trust};
-use resolve::{Repository, resolve_links};
+use resolve::{FsCache, Repository};
 use std::path::{Path, PathBuf};
 
 /// One repository's law: where it is, and what its policy files add.
@@ -64,6 +64,8 @@ pub struct Laws {
     cwd: Option<PathBuf>,
     loaded: bool,
     laws: Vec<Law>,
+    /// Links resolved and `.git` looked for so far.
+    pub fs: FsCache,
 }
 
 impl Laws {
@@ -73,6 +75,7 @@ impl Laws {
             cwd: cwd.map(Path::to_path_buf),
             loaded: false,
             laws: Vec::new(),
+            fs: FsCache::default(),
         }
     }
 
@@ -183,20 +186,26 @@ pub struct Spot {
     pub reach: Reach,
     /// Part of the path is only known when the command runs.
     pub unresolved: bool,
+    /// For a glob: the literal folder every match lies in (`.git/hooks`
+    /// for `.git/hooks/*`; a rule covering it covers every match), and the
+    /// glob's last part when only that part has wildcards (then the folder
+    /// on disk says what it matches, as bash will).
+    pub folder: Option<(PathBuf, Option<String>)>,
 }
 
 impl Spot {
     /// A literal absolute path (an edit tool's `file_path`, a resolved
     /// shell target).
-    pub fn path(path: &Path, shown: &str, reach: Reach) -> Spot {
+    pub fn path(path: &Path, shown: &str, reach: Reach, fs: &mut FsCache) -> Spot {
         let lexical = normalise(path);
-        let real = resolve_links(&lexical);
+        let real = fs.resolve(&lexical);
         Spot {
             shown: shown.to_string(),
             named: Pattern::literal(&lexical.to_string_lossy()),
             real: (real != lexical).then(|| Pattern::literal(&real.to_string_lossy())),
             reach,
             unresolved: false,
+            folder: None,
         }
     }
 
@@ -206,9 +215,10 @@ impl Spot {
         cwd: Option<&Path>,
         home: Option<&Path>,
         reach: Reach,
+        fs: &mut FsCache,
     ) -> Option<Spot> {
         match &target.path {
-            Some(path) if !target.glob => Some(Spot::path(path, &target.raw, reach)),
+            Some(path) if !target.glob => Some(Spot::path(path, &target.raw, reach, fs)),
             Some(path) => {
                 let text = path.to_string_lossy();
                 // Resolve links in the folder before the first wildcard.
@@ -219,8 +229,15 @@ impl Spot {
                 } else {
                     &text[..folder_end]
                 });
-                let real = resolve_links(folder);
+                let real = resolve::resolve_links(folder);
                 let named = Pattern::shell_glob(&text);
+                // A glob whose last part is only wildcards (`*`, `*/*`)
+                // names nothing in particular: what it could be is reported,
+                // signed, not blocked.
+                let last = target.raw.rsplit('/').next().unwrap_or(&target.raw);
+                let pinned = last.chars().any(|c| {
+                    !matches!(c, '*' | '?' | '[' | ']' | '!' | '^' | '.' | '{' | '}' | ',')
+                });
                 let real = (real != folder).then(|| {
                     let mut p = Pattern::literal(&real.to_string_lossy());
                     p.append(&Pattern::shell_glob(&text[folder_end..]));
@@ -231,7 +248,11 @@ impl Spot {
                     named,
                     real,
                     reach,
-                    unresolved: false,
+                    unresolved: !pinned,
+                    folder: (folder_end > 0).then(|| {
+                        let last = text[folder_end + 1..].to_string();
+                        (folder.to_path_buf(), (!last.contains('/')).then_some(last))
+                    }),
                 })
             }
             None if !target.dynamic => {
@@ -249,6 +270,7 @@ impl Spot {
                     real: None,
                     reach,
                     unresolved: false,
+                    folder: None,
                 })
             }
             None => {
@@ -259,6 +281,7 @@ impl Spot {
                     named,
                     real: None,
                     reach,
+                    folder: None,
                 })
             }
         }
@@ -362,6 +385,48 @@ impl Laws {
     /// The law's findings for one write target.
     pub fn judge(&mut self, spot: &Spot) -> Vec<Hit> {
         let mut hits: Vec<Hit> = Vec::new();
+        if spot.unresolved && spot.named.literal_prefix().is_empty() {
+            // Nothing of the path is known (`> "$F"`, `"$DIR/x"`): it could
+            // be any protected path.
+            return vec![unresolved_hit(spot, "any path, protected ones included")];
+        }
+        if spot.unresolved
+            && let Some((folder, last)) = &spot.folder
+        {
+            // Every match lies in this folder: a rule covering it is certain.
+            let inside = Spot {
+                folder: None,
+                ..Spot::path(folder, &spot.shown, Reach::Path, &mut self.fs)
+            };
+            let certain = self.judge(&inside);
+            if !certain.is_empty() {
+                return certain;
+            }
+            // The folder exists: judge what the glob matches there now.
+            if let (Some(last), Ok(entries)) = (last, std::fs::read_dir(folder)) {
+                let name = Pattern::shell_glob(last);
+                let mut hits = Vec::new();
+                for entry in entries.flatten().take(MAX_TREE_ENTRIES) {
+                    let entry_name = entry.file_name();
+                    let Some(entry_name) = entry_name.to_str() else {
+                        continue;
+                    };
+                    if !name.matches(entry_name) {
+                        continue;
+                    }
+                    let matched = Spot {
+                        folder: None,
+                        ..Spot::path(&entry.path(), &spot.shown, spot.reach, &mut self.fs)
+                    };
+                    for hit in self.judge(&matched) {
+                        if !hits.iter().any(|h: &Hit| h.rule == hit.rule) {
+                            hits.push(hit);
+                        }
+                    }
+                }
+                return hits;
+            }
+        }
         let forms: Vec<Pattern> = spot.forms().cloned().collect();
         // A glob outside every repository could match anything there; it is
         // judged like a path only run time knows.
@@ -458,17 +523,10 @@ impl Laws {
             if hits.len() > 3 {
                 could_be.push_str(", …");
             }
-            hits = vec![Hit {
-                verdict: Verdict::Signed,
-                rule: "write.unresolved".to_string(),
-                reason: format!(
-                    "the write target `{}` is only known when the command runs, and could be a protected path ({could_be})",
-                    crate::limits::clip(&spot.shown, 80)
-                ),
-                remediation:
-                    "Name the file literally (no variables or globs) so the path law can check it."
-                        .to_string(),
-            }];
+            hits = vec![unresolved_hit(
+                spot,
+                &format!("a protected path ({could_be})"),
+            )];
         }
         hits
     }
@@ -553,10 +611,26 @@ fn tree_listing(dir: &Path) -> (Vec<PathBuf>, Vec<PathBuf>) {
 
 const TRUST_NOTE: &str = ".veritas-kanban/workspace-trust.json";
 
+/// The one finding for a write target only run time knows.
+fn unresolved_hit(spot: &Spot, could_be: &str) -> Hit {
+    Hit {
+        verdict: Verdict::Signed,
+        rule: "write.unresolved".to_string(),
+        reason: format!(
+            "the write target `{}` is only known when the command runs, and could be {could_be}",
+            crate::limits::clip(&spot.shown, 80)
+        ),
+        remediation:
+            "Name the file literally (no variables or globs) so the path law can check it."
+                .to_string(),
+    }
+}
+
 /// One built-in rule's patterns, compiled once per process.
 struct Compiled {
-    /// Each path pattern, and whether it names a file at any depth.
-    paths: Vec<(Pattern, bool)>,
+    /// Each path pattern, whether it names a file at any depth, and its
+    /// quick form when it has one.
+    paths: Vec<(Pattern, bool, Option<Quick>)>,
     except: Vec<Pattern>,
 }
 
@@ -573,7 +647,11 @@ fn builtin_patterns(in_repository: bool) -> &'static [Compiled] {
                 paths: rule
                     .paths
                     .iter()
-                    .map(|p| (rule_pattern(p, in_repository), p.starts_with("**/")))
+                    .map(|p| {
+                        let pattern = rule_pattern(p, in_repository);
+                        let quick = pattern.quick();
+                        (pattern, p.starts_with("**/"), quick)
+                    })
                     .collect(),
                 except: rule.except.iter().map(|p| Pattern::glob(p)).collect(),
             })
@@ -604,8 +682,10 @@ fn covers(rule: &Pattern, spot: &Pattern, reach: Reach, anywhere_rule: bool) -> 
         return named
             || reach == Reach::Tree && !anywhere_rule && intersects(rule, &spot.beneath());
     }
+    // A pattern reaches beneath a rule only when the rule names a folder
+    // (`.github/workflows`), not a file (`azure-pipelines.yml/x.txt`).
     intersects(rule, spot)
-        || reach != Reach::Files && intersects(&rule.beneath(), spot)
+        || reach != Reach::Files && rule.names_folder() && intersects(&rule.beneath(), spot)
         || reach == Reach::Tree && !anywhere_rule && intersects(rule, &spot.beneath())
 }
 
@@ -645,6 +725,7 @@ fn add(
 fn judge_form(law: Option<&Law>, rel: &Pattern, spot: &Spot, hits: &mut Vec<Hit>) {
     let frozen = law.is_some_and(Law::frozen);
     let compiled = builtin_patterns(law.is_some());
+    let literal = rel.is_literal().then(|| rel.literal_prefix());
     for (rule, compiled) in PROTECTED_RULES.iter().zip(compiled) {
         let Some(verdict) = (if frozen {
             rule.frozen.or(rule.verdict)
@@ -656,8 +737,15 @@ fn judge_form(law: Option<&Law>, rel: &Pattern, spot: &Spot, hits: &mut Vec<Hit>
         let hit = compiled
             .paths
             .iter()
-            .any(|(p, anywhere)| covers(p, rel, spot.reach, *anywhere));
-        let excepted = rel.is_literal()
+            .any(|(pattern, anywhere, quick)| match (quick, &literal) {
+                // A known path in the common shapes: no simulation.
+                (Some(quick), Some(path)) if spot.reach != Reach::Files => {
+                    quick.covers(path) || spot.reach == Reach::Tree && quick.lies_beneath(path)
+                }
+                _ => covers(pattern, rel, spot.reach, *anywhere),
+            });
+        let excepted = hit
+            && rel.is_literal()
             && compiled
                 .except
                 .iter()
@@ -1005,7 +1093,7 @@ mod tests {
     use super::*;
 
     fn spot(path: &str, reach: Reach) -> Spot {
-        Spot::path(Path::new(path), path, reach)
+        Spot::path(Path::new(path), path, reach, &mut FsCache::default())
     }
 
     fn rules_hit(laws: &mut Laws, path: &str, reach: Reach) -> Vec<(String, Verdict)> {

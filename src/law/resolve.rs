@@ -67,6 +67,51 @@ fn parts(path: &Path) -> Vec<std::ffi::OsString> {
         .collect()
 }
 
+/// What one request (or one replay run) has learnt of the filesystem:
+/// folders with their links resolved, and folders known to hold no `.git`.
+/// Filled as targets are judged; a hook call is one process, so nothing
+/// outlives the request it was read for.
+#[derive(Debug, Default)]
+pub struct FsCache {
+    resolved: std::collections::HashMap<PathBuf, PathBuf>,
+    no_git: std::collections::HashSet<PathBuf>,
+}
+
+impl FsCache {
+    /// [`resolve_links`], with the folder part remembered: one `lstat` for
+    /// a target in a folder seen before.
+    pub fn resolve(&mut self, path: &Path) -> PathBuf {
+        let (Some(folder), Some(name)) = (path.parent(), path.file_name()) else {
+            return resolve_links(path);
+        };
+        let folder = match self.resolved.get(folder) {
+            Some(real) => real.clone(),
+            None => {
+                let real = resolve_links(folder);
+                self.resolved.insert(folder.to_path_buf(), real.clone());
+                real
+            }
+        };
+        let candidate = folder.join(name);
+        match std::fs::symlink_metadata(&candidate) {
+            Ok(meta) if meta.file_type().is_symlink() => resolve_links(&candidate),
+            _ => candidate,
+        }
+    }
+
+    /// Whether `dir` holds a `.git` (remembered when it does not).
+    pub fn has_git(&mut self, dir: &Path) -> bool {
+        if self.no_git.contains(dir) {
+            return false;
+        }
+        let found = std::fs::symlink_metadata(dir.join(".git")).is_ok();
+        if !found {
+            self.no_git.insert(dir.to_path_buf());
+        }
+        found
+    }
+}
+
 /// A repository (or, outside any, the folder the law is anchored at).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Repository {
