@@ -51,9 +51,14 @@ impl Run<'_> {
         };
         let hits = self.laws.judge(&spot);
         self.note(depth, || {
-            let resolved = match &target.path {
-                Some(p) => p.display().to_string(),
-                None => "(only known at run time)".to_string(),
+            let resolved = match (&target.path, &spot.real) {
+                (Some(p), Some(real)) => format!(
+                    "{} (links resolved: {})",
+                    p.display(),
+                    real.literal_prefix()
+                ),
+                (Some(p), None) => p.display().to_string(),
+                (None, _) => "(only known at run time)".to_string(),
             };
             let tree = if reach == Reach::Tree {
                 ", and everything beneath"

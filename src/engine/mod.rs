@@ -91,6 +91,43 @@ pub const RULE_FAMILIES: &[(&str, &str)] = &[
         "FREE: a call to a function defined in the same command (its body is judged)",
     ),
     ("verb.empty", "FREE: nothing to run"),
+    (
+        "cage.<rule>",
+        "the cage's rules (ci_config, secrets, git_control, cage_config, lockfile, dependency_manifest, manifest_forbidden_zone, cage_protect, out_of_scope): a write there is BLOCKED (revert) or SIGNED (report); `portcullis policy` lists them",
+    ),
+    (
+        "gantry.forbidden_zone",
+        "BLOCKED: a write into the active mission's forbidden zones (GXT_FORBIDDEN_ZONE)",
+    ),
+    (
+        "gantry.outside_roots",
+        "SIGNED: a write outside the active mission's edit roots (record a context request)",
+    ),
+    (
+        "gantry.perimeter_protected",
+        "SIGNED: a write to the manifest's perimeter_protected paths",
+    ),
+    (
+        "trust.executable",
+        "BLOCKED: a write to executable configuration (agent settings and hooks, MCP, tasks, devcontainer, .envrc)",
+    ),
+    (
+        "trust.model_influencing",
+        "SIGNED: a write to agent instructions (CLAUDE.md, AGENTS.md, rules, skills, commands)",
+    ),
+    (
+        "trust.policy",
+        "BLOCKED: a write to the workspace-trust policy file",
+    ),
+    (
+        "trust.restricted",
+        "BLOCKED: anything but FREE in a workspace whose trust is restricted",
+    ),
+    ("trust.denied", "BLOCKED: everything in a denied workspace"),
+    (
+        "edit.allowed",
+        "FREE: an edit tool's path the law has no rule against (the hook prints nothing)",
+    ),
     ("unknown.verb", "UNKNOWN: the program is not in the lexicon"),
 ];
 

@@ -659,6 +659,26 @@ fn builtin_patterns(in_repository: bool) -> &'static [Compiled] {
     })
 }
 
+/// The built-in BLOCKED rule that already covers a root-relative literal
+/// path, if any (a `.cage.yaml` `report` entry there would weaken it).
+pub fn builtin_revert_rule(path: &str) -> Option<&'static str> {
+    let spot = Pattern::literal(path);
+    PROTECTED_RULES
+        .iter()
+        .zip(builtin_patterns(true))
+        .filter(|(rule, _)| rule.verdict == Some(Verdict::Blocked))
+        .find(|(_, compiled)| {
+            compiled
+                .paths
+                .iter()
+                .any(|(pattern, _, quick)| match quick {
+                    Some(quick) => quick.covers(path),
+                    None => covers(pattern, &spot, Reach::Path, false),
+                })
+        })
+        .map(|(rule, _)| rule.id)
+}
+
 /// A built-in rule's pattern: root-relative in a repository; outside every
 /// repository (no law, the path absolute) matched at any depth, so
 /// `.github/workflows/x` is caught in whatever folder it is.

@@ -9,9 +9,7 @@
 //! walks a folder.
 
 use super::document::{self, Node};
-use super::glob::{Pattern, intersects};
 use super::resolve::read_limited;
-use crate::rules::PROTECTED_RULES;
 use crate::verdict::Verdict;
 use std::path::Path;
 
@@ -364,17 +362,7 @@ fn weakened_builtin(glob: &str) -> Option<&'static str> {
     if fixed.is_empty() {
         return None;
     }
-    let fixed = Pattern::literal(fixed);
-    PROTECTED_RULES
-        .iter()
-        .filter(|r| r.verdict == Some(Verdict::Blocked))
-        .find(|r| {
-            r.paths.iter().any(|p| {
-                let rule = Pattern::glob(p);
-                intersects(&rule, &fixed) || intersects(&rule.beneath(), &fixed)
-            })
-        })
-        .map(|r| r.id)
+    super::builtin_revert_rule(fixed)
 }
 
 /// Reads the manifest and the active mission.
