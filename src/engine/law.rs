@@ -223,6 +223,47 @@ impl Run<'_> {
         }
     }
 
+    /// `tar -x -C DIR`, `unzip … -d DIR`: the archive's files land under
+    /// DIR, so a rule covering DIR (or a folder above it) covers them all.
+    pub(super) fn extraction_folder(
+        &mut self,
+        verb: &str,
+        args: &[Word],
+        part: &str,
+        depth: usize,
+        cwd: Option<PathBuf>,
+    ) {
+        let extracts = args.first().is_some_and(|a| {
+            !a.value.starts_with("--") && a.value.trim_start_matches('-').contains('x')
+        }) || args
+            .iter()
+            .any(|a| matches!(a.value.as_str(), "-x" | "--extract" | "--get"));
+        let (short, long) = match verb {
+            "tar" | "gtar" | "bsdtar" if extracts => ("-C", "--directory"),
+            "unzip" => ("-d", "--directory"),
+            _ => return,
+        };
+        let mut iter = args.iter();
+        while let Some(arg) = iter.next() {
+            let value = arg.value.as_str();
+            let folder = if value == short || value == long {
+                iter.next().cloned()
+            } else if let Some(dir) = value
+                .strip_prefix(&format!("{long}="))
+                .or_else(|| value.strip_prefix(short).filter(|d| !d.is_empty()))
+            {
+                let mut word = arg.clone();
+                word.value = dir.to_string();
+                Some(word)
+            } else {
+                None
+            };
+            if let Some(folder) = folder {
+                self.write_target(&folder, cwd.clone(), Reach::Path, part, depth);
+            }
+        }
+    }
+
     /// `perl -pi -e … FILE`, `ruby -i -pe … FILE`: the files after the code
     /// are edited in place.
     pub(super) fn in_place_edits(

@@ -786,6 +786,7 @@ impl<'a> Run<'a> {
         self.wrapper_floor(floor_wrapper, floor_class, effect, part);
         self.frozen_dependencies(verb, args, part, depth);
         self.copies_into_folder(verb, args, part, depth, local_cwd.clone());
+        self.extraction_folder(verb, args, part, depth, local_cwd.clone());
         self.rewrites_in_place(&classified, &verb_words, part, depth, local_cwd.clone());
         let targets_cwd = local_cwd.clone();
         let reach = crate::law::reach_of(verb, args);
@@ -814,12 +815,15 @@ impl<'a> Run<'a> {
                         .unwrap_or_default();
                     v
                 }),
-                Written::Cwd => None,
+                // Writes files into the working folder (`tar -x`, `patch`):
+                // the folder itself is judged; rules covering it cover them.
+                Written::Cwd => Some(Word::literal(".")),
             };
             // `mv a b`: the sources go away whole; the destination is
             // written, not emptied.
             let last = classified.writes.last() == Some(write);
-            let reach = if verb == "mv" && last {
+            let into_cwd = matches!(write, Written::Cwd);
+            let reach = if verb == "mv" && last || into_cwd {
                 Some(Reach::Path)
             } else {
                 reach
