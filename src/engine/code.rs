@@ -44,7 +44,7 @@ pub(super) enum ScriptKind {
 }
 
 /// Why a script's text is not available.
-enum Unreadable {
+pub(super) enum Unreadable {
     Dynamic,
     Outside,
     TooLarge(u64),
@@ -251,7 +251,11 @@ impl Run<'_> {
     /// The text of a script: written by a heredoc earlier in this command
     /// line, else read from disk if it lies under the request's folder and
     /// is at most [`limits::MAX_SCRIPT_BYTES`].
-    fn read_script(&self, path: &Word, cwd: Option<&Path>) -> Result<String, Unreadable> {
+    pub(super) fn read_script(
+        &self,
+        path: &Word,
+        cwd: Option<&Path>,
+    ) -> Result<String, Unreadable> {
         if path.dynamic {
             return Err(Unreadable::Dynamic);
         }

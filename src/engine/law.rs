@@ -264,6 +264,85 @@ impl Run<'_> {
         }
     }
 
+    /// `git apply F`, `patch -p1 < F`, `git apply <<'EOF' … EOF`: the
+    /// files the diff names are written. The diff is read from the heredoc,
+    /// a file written earlier in the line, or the project folder (as script
+    /// files are); when it cannot be read, the command stays as the lexicon
+    /// judges it (SIGNED).
+    pub(super) fn patched_files(
+        &mut self,
+        verb: &str,
+        args: &[Word],
+        site: &super::Site,
+        depth: usize,
+        cwd: Option<PathBuf>,
+    ) {
+        let git_apply = verb == "git"
+            && args
+                .iter()
+                .find(|a| !a.value.starts_with('-'))
+                .is_some_and(|a| a.value == "apply");
+        if !(git_apply || verb == "patch") {
+            return;
+        }
+        let part = site.command.text.as_str();
+        // Leading components stripped from the names in the diff.
+        let mut strip: Option<usize> = None;
+        let mut input: Option<Word> = None;
+        let mut operands: Vec<&Word> = Vec::new();
+        let mut iter = args.iter().skip(usize::from(git_apply));
+        while let Some(arg) = iter.next() {
+            let value = arg.value.as_str();
+            if let Some(n) = value.strip_prefix("-p").and_then(|n| n.parse().ok()) {
+                strip = Some(n);
+            } else if value == "-p" || value == "--strip" {
+                strip = iter.next().and_then(|n| n.value.parse().ok());
+            } else if value == "-i" || value == "--input" {
+                input = iter.next().cloned();
+            } else if let Some(file) = value.strip_prefix("--input=") {
+                input = Some(Word::literal(file));
+            } else if git_apply && matches!(value, "--check" | "--stat" | "--numstat" | "--summary")
+            {
+                // Only reports; writes nothing.
+                return;
+            } else if !value.starts_with('-') {
+                operands.push(arg);
+            }
+        }
+        if verb == "patch" && args.iter().any(|a| a.value == "--dry-run") {
+            return;
+        }
+        let strip = strip.unwrap_or(if git_apply { 1 } else { 0 });
+        let text = if let Some(file) = input.as_ref().or(if git_apply {
+            operands.first().copied()
+        } else {
+            None
+        }) {
+            self.read_script(file, cwd.as_deref()).ok()
+        } else {
+            match &site.command.stdin {
+                crate::shell::Stdin::Heredoc { body, .. } => Some(body.clone()),
+                crate::shell::Stdin::File(file) => self.read_script(file, cwd.as_deref()).ok(),
+                _ => None,
+            }
+        };
+        // `patch FILE < diff`: the file named on the command line is the one
+        // written.
+        if verb == "patch"
+            && input.is_none()
+            && let Some(file) = operands.first()
+        {
+            let file = (*file).clone();
+            self.write_target(&file, cwd.clone(), Reach::Path, part, depth);
+            return;
+        }
+        let Some(text) = text else { return };
+        for name in diff_targets(&text, strip) {
+            self.note(depth, || format!("patch writes {name}"));
+            self.write_target(&Word::literal(&name), cwd.clone(), Reach::Path, part, depth);
+        }
+    }
+
     /// `perl -pi -e … FILE`, `ruby -i -pe … FILE`: the files after the code
     /// are edited in place.
     pub(super) fn in_place_edits(
@@ -515,4 +594,61 @@ pub fn evaluate_edit(kind: EditKind, path: &str, location: &Location, laws: &mut
         findings.insert(0, finding);
     }
     Decision::from_findings(findings, path)
+}
+
+/// The files a unified or git diff writes: `+++` targets, `--- ` sources
+/// of deletions, and git's rename and copy targets, with `strip` leading
+/// components removed (`b/src/x.rs` → `src/x.rs` at 1). At most 1,000.
+fn diff_targets(text: &str, strip: usize) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    let mut push = |raw: &str, strip: usize| {
+        let raw = raw.split('\t').next().unwrap_or(raw).trim();
+        let raw = raw.trim_matches('"');
+        if raw.is_empty() || raw == "/dev/null" || names.len() >= 1000 {
+            return;
+        }
+        let stripped: String = raw
+            .splitn(strip + 1, '/')
+            .nth(strip)
+            .unwrap_or(raw)
+            .to_string();
+        if !stripped.is_empty() && !names.contains(&stripped) {
+            names.push(stripped);
+        }
+    };
+    let mut lines = text.lines().peekable();
+    while let Some(line) = lines.next() {
+        if let Some(target) = line.strip_prefix("+++ ") {
+            push(target, strip);
+        } else if let Some(source) = line.strip_prefix("--- ") {
+            // A deletion names the file only on the `---` line.
+            if lines
+                .peek()
+                .is_some_and(|next| next.trim_end() == "+++ /dev/null")
+            {
+                push(source, strip);
+            }
+        } else if let Some(target) = line
+            .strip_prefix("rename to ")
+            .or_else(|| line.strip_prefix("copy to "))
+        {
+            push(target, 0);
+        }
+    }
+    names
+}
+
+#[cfg(test)]
+mod tests {
+    use super::diff_targets;
+
+    #[test]
+    fn diff_targets_are_found() {
+        let diff = "diff --git a/src/a.rs b/src/a.rs\n--- a/src/a.rs\n+++ b/src/a.rs\n@@ -1 +1 @@\n-x\n+y\n--- a/.env\n+++ /dev/null\nrename from x\nrename to .github/workflows/ci.yml\n";
+        assert_eq!(
+            diff_targets(diff, 1),
+            vec!["src/a.rs", ".env", ".github/workflows/ci.yml"]
+        );
+        assert_eq!(diff_targets("+++ .envrc\t2024-01-01\n", 0), vec![".envrc"]);
+    }
 }

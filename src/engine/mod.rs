@@ -787,6 +787,7 @@ impl<'a> Run<'a> {
         self.frozen_dependencies(verb, args, part, depth);
         self.copies_into_folder(verb, args, part, depth, local_cwd.clone());
         self.extraction_folder(verb, args, part, depth, local_cwd.clone());
+        self.patched_files(verb, args, site, depth, local_cwd.clone());
         self.rewrites_in_place(&classified, &verb_words, part, depth, local_cwd.clone());
         let targets_cwd = local_cwd.clone();
         let reach = crate::law::reach_of(verb, args);
