@@ -1,0 +1,410 @@
+//! One write target judged against one repository's law: the built-in
+//! rules (compiled once per process into quick shapes), `.cage.yaml`'s
+//! `protect:` and `allow_only:`, gantry's zones, roots and perimeter, the
+//! workspace's trust, and the strictest reading of invalid policy files.
+//!
+//! Takes a root-relative pattern and its [`Spot`]; adds [`Hit`]s.
+
+use super::glob::{Pattern, Quick, intersects};
+use super::spot::{Reach, Spot};
+use super::{Hit, Law, gitignore, policy, trust_hit};
+use crate::rules::PROTECTED_RULES;
+use crate::verdict::Verdict;
+
+const TRUST_NOTE: &str = ".veritas-kanban/workspace-trust.json";
+
+/// The one finding for a write target only run time knows.
+pub(super) fn unresolved_hit(spot: &Spot, could_be: &str) -> Hit {
+    Hit {
+        verdict: Verdict::Signed,
+        rule: "write.unresolved".to_string(),
+        reason: format!(
+            "the write target `{}` is only known when the command runs, and could be {could_be}",
+            crate::limits::clip(&spot.shown, 80)
+        ),
+        remediation:
+            "Name the file literally (no variables or globs) so the path law can check it."
+                .to_string(),
+    }
+}
+
+/// One built-in rule's patterns, compiled once per process.
+struct Compiled {
+    /// Each path pattern, whether it names a file at any depth, and its
+    /// quick form when it has one.
+    paths: Vec<(Pattern, bool, Option<Quick>)>,
+    except: Vec<Pattern>,
+}
+
+/// The built-in rules' patterns, in `PROTECTED_RULES` order: root-relative
+/// (inside a repository) or anchored at any depth (outside every one).
+fn builtin_patterns(in_repository: bool) -> &'static [Compiled] {
+    static RELATIVE: std::sync::OnceLock<Vec<Compiled>> = std::sync::OnceLock::new();
+    static ANYWHERE: std::sync::OnceLock<Vec<Compiled>> = std::sync::OnceLock::new();
+    let cell = if in_repository { &RELATIVE } else { &ANYWHERE };
+    cell.get_or_init(|| {
+        PROTECTED_RULES
+            .iter()
+            .map(|rule| Compiled {
+                paths: rule
+                    .paths
+                    .iter()
+                    .map(|p| {
+                        let pattern = rule_pattern(p, in_repository);
+                        let quick = pattern.quick();
+                        (pattern, p.starts_with("**/"), quick)
+                    })
+                    .collect(),
+                except: rule.except.iter().map(|p| Pattern::glob(p)).collect(),
+            })
+            .collect()
+    })
+}
+
+/// The built-in BLOCKED rule that already covers a root-relative literal
+/// path, if any (a `.cage.yaml` `report` entry there would weaken it).
+pub fn builtin_revert_rule(path: &str) -> Option<&'static str> {
+    let spot = Pattern::literal(path);
+    PROTECTED_RULES
+        .iter()
+        .zip(builtin_patterns(true))
+        .filter(|(rule, _)| rule.verdict == Some(Verdict::Blocked))
+        .find(|(_, compiled)| {
+            compiled
+                .paths
+                .iter()
+                .any(|(pattern, _, quick)| match quick {
+                    Some(quick) => quick.covers(path),
+                    None => covers(pattern, &spot, Reach::Path, false),
+                })
+        })
+        .map(|(rule, _)| rule.id)
+}
+
+/// A built-in rule's pattern: root-relative in a repository; outside every
+/// repository (no law, the path absolute) matched at any depth, so
+/// `.github/workflows/x` is caught in whatever folder it is.
+fn rule_pattern(glob: &str, in_repository: bool) -> Pattern {
+    if in_repository || glob.starts_with("**/") {
+        Pattern::glob(glob)
+    } else {
+        Pattern::glob(&format!("**/{glob}"))
+    }
+}
+
+/// Whether a rule's pattern covers (a path of) the spot: the rule names the
+/// path or a folder above it, or, for a write that reaches a whole tree,
+/// something inside it. Rules that match a name at any depth (`**/.env`)
+/// do not reach into a tree: that would need the folder's listing.
+pub(super) fn covers(rule: &Pattern, spot: &Pattern, reach: Reach, anywhere_rule: bool) -> bool {
+    if spot.is_literal() {
+        // The common case, a known path: the rule names it or a folder
+        // above it.
+        let named = rule.covers_path(&spot.literal_prefix());
+        return named
+            || reach == Reach::Tree && !anywhere_rule && intersects(rule, &spot.beneath());
+    }
+    // A pattern reaches beneath a rule only when the rule names a folder
+    // (`.github/workflows`), not a file (`azure-pipelines.yml/x.txt`).
+    intersects(rule, spot)
+        || reach != Reach::Files && rule.names_folder() && intersects(&rule.beneath(), spot)
+        || reach == Reach::Tree && !anywhere_rule && intersects(rule, &spot.beneath())
+}
+
+pub(super) fn add(
+    hits: &mut Vec<Hit>,
+    spot: &Spot,
+    verdict: Verdict,
+    rule: &str,
+    what: &str,
+    source: &str,
+    remediation: &str,
+) {
+    if hits.iter().any(|h| h.rule == rule && h.verdict >= verdict) {
+        return;
+    }
+    hits.retain(|h| h.rule != rule);
+    let reason = if spot.reach == Reach::Tree {
+        format!(
+            "writes `{}` and everything beneath it, which reaches {what} ({source})",
+            crate::limits::clip(&spot.shown, 120)
+        )
+    } else {
+        format!(
+            "writes `{}`, {what} ({source})",
+            crate::limits::clip(&spot.shown, 120)
+        )
+    };
+    hits.push(Hit {
+        verdict,
+        rule: rule.to_string(),
+        reason,
+        remediation: remediation.to_string(),
+    });
+}
+
+/// Judges one root-relative form against the built-ins and `law`'s policy.
+pub(super) fn judge_form(law: Option<&Law>, rel: &Pattern, spot: &Spot, hits: &mut Vec<Hit>) {
+    let frozen = law.is_some_and(Law::frozen);
+    let compiled = builtin_patterns(law.is_some());
+    let literal = rel.is_literal().then(|| rel.literal_prefix());
+    for (rule, compiled) in PROTECTED_RULES.iter().zip(compiled) {
+        let Some(verdict) = (if frozen {
+            rule.frozen.or(rule.verdict)
+        } else {
+            rule.verdict
+        }) else {
+            continue;
+        };
+        let hit = compiled
+            .paths
+            .iter()
+            .any(|(pattern, anywhere, quick)| match (quick, &literal) {
+                // A known path in the common shapes: no simulation.
+                (Some(quick), Some(path)) if spot.reach != Reach::Files => {
+                    quick.covers(path) || spot.reach == Reach::Tree && quick.lies_beneath(path)
+                }
+                _ => covers(pattern, rel, spot.reach, *anywhere),
+            });
+        let excepted = hit
+            && rel.is_literal()
+            && compiled
+                .except
+                .iter()
+                .any(|p| covers(p, rel, Reach::Path, true));
+        if hit && !excepted {
+            add(
+                hits,
+                spot,
+                verdict,
+                rule.id,
+                rule.what,
+                rule.source,
+                rule.remediation,
+            );
+        }
+    }
+    let Some(law) = law else { return };
+    let policy = &law.policy;
+    // A write into a workspace whose trust is narrowed, from wherever the
+    // request runs.
+    if let Some(hit) = trust_hit(law, Verdict::Signed) {
+        add(
+            hits,
+            spot,
+            hit.verdict,
+            &hit.rule,
+            "inside a workspace whose trust is narrowed",
+            TRUST_NOTE,
+            &hit.remediation,
+        );
+    }
+    for protect in &policy.cage.protect {
+        if covers(
+            &Pattern::glob(&protect.glob),
+            rel,
+            spot.reach,
+            protect.glob.starts_with("**/"),
+        ) {
+            let mode = if protect.verdict == Verdict::Blocked {
+                "revert"
+            } else {
+                "report"
+            };
+            add(
+                hits,
+                spot,
+                protect.verdict,
+                "cage.cage_protect",
+                &format!("protected by the project ({mode})"),
+                &format!(".cage.yaml protect: {}", protect.written),
+                "The project protects this path (.cage.yaml); leave it unchanged, or ask the person.",
+            );
+        }
+    }
+    if let Some(gantry) = &policy.gantry {
+        judge_gantry(gantry, rel, spot, hits);
+    }
+    judge_scope(law, rel, spot, hits);
+    for problem in &policy.problems {
+        let Some(rule) = problem_rule(problem.file) else {
+            continue;
+        };
+        if !hits.iter().any(|h| h.rule == rule) {
+            hits.push(Hit {
+                verdict: Verdict::Blocked,
+                rule: rule.to_string(),
+                reason: format!(
+                    "{} {}; until it is fixed, every write in the repository is blocked (the strictest reading)",
+                    problem.file, problem.message
+                ),
+                remediation: format!(
+                    "Ask the person to fix {} ({}); do not edit it yourself.",
+                    problem.file, problem.message
+                ),
+            });
+        }
+    }
+}
+
+/// The rule that blocks every write when a policy file is invalid (the
+/// trust file instead denies every request).
+pub fn problem_rule(file: &str) -> Option<&'static str> {
+    match file {
+        policy::CAGE_FILE => Some("cage.cage_config"),
+        policy::MANIFEST_YAML | policy::MANIFEST_JSON => Some("cage.manifest_forbidden_zone"),
+        policy::ACTIVE_MISSION => Some("gantry.forbidden_zone"),
+        _ => None,
+    }
+}
+
+/// gantry's path law: forbidden zones beat roots; governance files are not
+/// judged; nothing under `.gitagent/` is outside the roots.
+fn judge_gantry(gantry: &policy::Gantry, rel: &Pattern, spot: &Spot, hits: &mut Vec<Hit>) {
+    let literal = rel.is_literal().then(|| rel.literal_prefix());
+    let mission = gantry.mission.as_ref();
+    let transport = literal.as_deref().is_some_and(|p| {
+        p == "EXECUTOR_LOG.md"
+            || p == policy::ACTIVE_MISSION
+            || mission.is_some_and(|m| {
+                p == m.file
+                    || m.id
+                        .as_ref()
+                        .is_some_and(|id| p == format!(".gitagent/runs/{id}.json"))
+            })
+    });
+    if transport {
+        return;
+    }
+    let zone_covers = |zone: &str| covers(&Pattern::literal(zone), rel, spot.reach, false);
+    if let Some(m) = mission
+        && let Some((zone, from)) = m.zones.iter().find(|(z, _)| zone_covers(z))
+    {
+        add(
+            hits,
+            spot,
+            Verdict::Blocked,
+            "gantry.forbidden_zone",
+            &format!("inside the forbidden zone `{zone}` (GXT_FORBIDDEN_ZONE)"),
+            &format!("{from} of mission {} for skill {}", m.file, m.skill),
+            "Forbidden zones must not be touched: stop and escalate to the Planner, or fail the task. Do not write there by another route.",
+        );
+    }
+    if let Some((zone, skill)) = gantry.all_zones.iter().find(|(z, _)| zone_covers(z)) {
+        add(
+            hits,
+            spot,
+            Verdict::Blocked,
+            "cage.manifest_forbidden_zone",
+            &format!("inside the forbidden zone `{zone}` of skill {skill} (GXT_FORBIDDEN_ZONE)"),
+            &format!(
+                "{}, cage built-in rule manifest_forbidden_zone",
+                gantry.manifest
+            ),
+            "Forbidden zones must not be touched: stop and escalate to the Planner, or fail the task.",
+        );
+    }
+    if let Some(glob) = gantry
+        .perimeter
+        .iter()
+        .find(|g| covers(&perimeter_pattern(g), rel, spot.reach, g.starts_with("**/")))
+    {
+        add(
+            hits,
+            spot,
+            Verdict::Signed,
+            "gantry.perimeter_protected",
+            &format!("perimeter-protected (`{glob}`): changes need a Planner-stamped commit"),
+            &gantry.manifest,
+            "Perimeter files change through the Planner; propose the change instead of making it.",
+        );
+    }
+    let Some(m) = mission else { return };
+    if m.roots.is_empty() {
+        return;
+    }
+    let in_governance = covers(&Pattern::literal(".gitagent"), rel, Reach::Path, false)
+        && rel.literal_prefix().starts_with(".gitagent/");
+    let inside = m.roots.iter().any(|(root, _)| {
+        let root = Pattern::literal(root);
+        if rel.is_literal() {
+            intersects(&root, rel) || intersects(&root.beneath(), rel)
+        } else {
+            // A pattern is inside only when all it can match is.
+            rel.literal_prefix()
+                .starts_with(&format!("{}/", root.literal_prefix()))
+        }
+    });
+    if !inside && !in_governance {
+        let path = crate::limits::clip(&rel.literal_prefix(), 120).to_string();
+        let path = if path.is_empty() {
+            spot.shown.clone()
+        } else {
+            path
+        };
+        let roots: Vec<&str> = m.roots.iter().map(|(r, _)| r.as_str()).collect();
+        hits.push(Hit {
+            verdict: Verdict::Signed,
+            rule: "gantry.outside_roots".to_string(),
+            reason: format!(
+                "writes `{}`, outside mission {}'s edit roots ({}; from the {})",
+                crate::limits::clip(&spot.shown, 120),
+                m.file,
+                roots.join(", "),
+                m.roots.first().map_or("skill", |(_, from)| from)
+            ),
+            remediation: format!(
+                "Record a context request first: gantry context-request --path {path} --reason \"<why this path is needed>\", and wait for the verifier."
+            ),
+        });
+    }
+}
+
+/// gantry's perimeter glob dialect: `**/x` is a suffix match, anything
+/// else is the path itself.
+fn perimeter_pattern(glob: &str) -> Pattern {
+    if glob.starts_with("**/") {
+        Pattern::glob(glob)
+    } else {
+        Pattern::literal(glob)
+    }
+}
+
+/// The cage's `allow_only:`: a write git would track, outside the area,
+/// is out of scope. Gitignored paths (build output, caches) stay allowed.
+fn judge_scope(law: &Law, rel: &Pattern, spot: &Spot, hits: &mut Vec<Hit>) {
+    let area = &law.policy.cage.allow_only;
+    if area.is_empty() {
+        return;
+    }
+    let globs: Vec<Pattern> = area.iter().map(|g| Pattern::glob_exact_case(g)).collect();
+    let inside = if rel.is_literal() {
+        globs.iter().any(|g| g.covers_path(&rel.literal_prefix()))
+    } else {
+        // A pattern is in scope only when its fixed folder is.
+        let fixed = rel.literal_prefix();
+        let folder = fixed.rsplit_once('/').map_or("", |(f, _)| f);
+        !folder.is_empty() && globs.iter().any(|g| g.covers_path(&format!("{folder}/x")))
+    };
+    if inside {
+        return;
+    }
+    let text = rel.literal_prefix();
+    if text.is_empty() && rel.is_literal() {
+        return;
+    }
+    let git_internal = text == ".git" || text.starts_with(".git/");
+    let is_folder = spot.reach == Reach::Tree || law.repo.root.join(&text).is_dir();
+    if git_internal || rel.is_literal() && gitignore::is_ignored(&law.repo, &text, is_folder) {
+        return;
+    }
+    add(
+        hits,
+        spot,
+        Verdict::Blocked,
+        "cage.out_of_scope",
+        &format!("outside the task's area ({})", area.join(", ")),
+        ".cage.yaml allow_only",
+        "Stay inside the task's area (.cage.yaml allow_only); if the work needs this file, ask the person to widen the area.",
+    );
+}
