@@ -30,6 +30,7 @@
 pub mod engine;
 pub mod feeds;
 pub mod floor;
+pub mod history;
 pub mod hook;
 pub mod inline;
 pub mod law;

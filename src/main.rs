@@ -8,7 +8,7 @@
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use portcullis::hook::{self, HookOptions, ToolCall};
-use portcullis::{Location, Verdict, limits, render, rules};
+use portcullis::{Location, Verdict, history, limits, render, rules};
 use std::io::{self, BufRead, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -17,7 +17,7 @@ const USAGE: &str = "usage:
   portcullis hook [--host claude|opencode] [--free allow|defer] [--unknown defer|ask]
   portcullis check [--json] [--cwd DIR] -- COMMAND
   portcullis explain [--tree] [--cwd DIR] -- COMMAND
-  portcullis replay [--format lines|jsonl] [--json] [--cwd DIR] FILE|-
+  portcullis replay [--format auto|lines|jsonl|sessions|bash|zsh|fish|claude] [--json] [--cwd DIR] FILE…|DIR|-
   portcullis policy [--json] [DIR]
   portcullis rules [--verbs]";
 
@@ -100,7 +100,7 @@ fn parse_common(args: &[String], allow: &[&str]) -> Result<Common, CliError> {
         json: false,
         tree: false,
         cwd: None,
-        format: "lines".into(),
+        format: "auto".into(),
         positional: Vec::new(),
     };
     let mut i = 0;
@@ -250,96 +250,197 @@ fn explain_command(args: &[String]) -> Result<u8, CliError> {
 
 fn replay_command(args: &[String]) -> Result<u8, CliError> {
     let common = parse_common(args, &["--json", "--format"])?;
-    let jsonl = match common.format.as_str() {
-        "lines" => false,
-        "jsonl" => true,
-        other => {
-            return Err(CliError(format!(
-                "replay format `{other}` is not supported yet; use --format lines or jsonl"
-            )));
-        }
+    let forced = match common.format.as_str() {
+        "auto" => None,
+        name => Some(history::Format::named(name).ok_or_else(|| {
+            CliError(format!(
+                "replay format `{name}` is not known; use auto, lines, jsonl, sessions, bash, zsh, fish or claude"
+            ))
+        })?),
     };
-    let [source] = common.positional.as_slice() else {
-        return Err(CliError(format!("replay takes one FILE or -\n{USAGE}")));
-    };
-    let reader: Box<dyn BufRead> = if source == "-" {
-        Box::new(io::BufReader::new(io::stdin()))
-    } else {
-        let file = std::fs::File::open(source)
-            .map_err(|e| CliError(format!("cannot open {source}: {e}")))?;
-        Box::new(io::BufReader::new(file))
-    };
-    let location = location(common.cwd.clone());
-    // The path law of the working folder is read once for the whole file.
-    let mut laws = portcullis::law::Laws::new(location.cwd.as_deref());
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
-    let mut counts = [0usize; 4];
-    let write_err = |e: io::Error| CliError(format!("cannot write stdout: {e}"));
-    for (number, line) in reader.split(b'\n').enumerate() {
-        let line = line.map_err(|e| CliError(format!("cannot read {source}: {e}")))?;
-        let line = line.strip_suffix(b"\r").unwrap_or(&line);
-        let (command, decision) = match std::str::from_utf8(line) {
-            Ok(text) if text.trim().is_empty() => continue,
-            Ok(text) if jsonl => match jsonl_command(text) {
-                Some(command) => {
-                    let decision = portcullis::engine::evaluate_in(&command, &location, &mut laws);
-                    (command, decision)
-                }
-                None => (
-                    text.to_string(),
-                    unreadable_line(
-                        number + 1,
-                        "is not a JSON string or an object with \"command\" or \"cmd\"",
-                    ),
-                ),
-            },
-            Ok(text) => (
-                text.to_string(),
-                portcullis::engine::evaluate_in(text, &location, &mut laws),
-            ),
-            Err(_) => {
-                let text = String::from_utf8_lossy(line).into_owned();
-                (text, unreadable_line(number + 1, "is not valid UTF-8"))
-            }
-        };
-        counts[decision.verdict() as usize] += 1;
-        if common.json {
-            writeln!(out, "{}", render::json_object(&decision, Some(&command)))
-                .map_err(write_err)?;
+    if common.positional.is_empty() {
+        return Err(CliError(format!(
+            "replay takes FILE…, a folder or -\n{USAGE}"
+        )));
+    }
+    let mut inputs: Vec<String> = Vec::new();
+    for source in &common.positional {
+        let path = std::path::Path::new(source);
+        if source != "-" && path.is_dir() {
+            // A folder of transcripts (`~/.claude/projects`): every `.jsonl`.
+            let mut found = Vec::new();
+            transcripts_under(path, 0, &mut found);
+            found.sort();
+            inputs.extend(found.into_iter().map(|p| p.to_string_lossy().into_owned()));
         } else {
-            let top = &decision.top;
-            writeln!(out, "{}\t{}\t{}", top.verdict, top.rule, command).map_err(write_err)?;
+            inputs.push(source.clone());
         }
     }
-    if !common.json {
-        let total: usize = counts.iter().sum();
-        writeln!(
-            out,
-            "# {total} commands: {} FREE, {} UNKNOWN, {} SIGNED, {} BLOCKED",
-            counts[Verdict::Free as usize],
-            counts[Verdict::Unknown as usize],
-            counts[Verdict::Signed as usize],
-            counts[Verdict::Blocked as usize]
-        )
-        .map_err(write_err)?;
+    let mut replay = Replay {
+        json: common.json,
+        default: location(common.cwd.clone()),
+        laws: std::collections::HashMap::new(),
+        counts: [0; 4],
+        typed: 0,
+        broken: 0,
+        out: io::BufWriter::new(io::stdout().lock()),
+        error: None,
+    };
+    for source in &inputs {
+        let reader: Box<dyn Read> = if source == "-" {
+            Box::new(io::stdin())
+        } else {
+            Box::new(
+                std::fs::File::open(source)
+                    .map_err(|e| CliError(format!("cannot open {source}: {e}")))?,
+            )
+        };
+        let mut reader = io::BufReader::with_capacity(64 * 1024, reader);
+        let head = reader
+            .fill_buf()
+            .map_err(|e| CliError(format!("cannot read {source}: {e}")))?
+            .to_vec();
+        let path = (source != "-").then(|| std::path::Path::new(source));
+        let format = forced.unwrap_or_else(|| history::detect(path, &head));
+        history::read(format, reader, |record| replay.record(source, record))
+            .map_err(|e| CliError(format!("cannot read {source}: {e}")))?;
+        if let Some(e) = replay.error.take() {
+            return Err(CliError(format!("cannot write stdout: {e}")));
+        }
     }
-    out.flush().map_err(write_err)?;
-    Ok(0)
+    replay.finish()
 }
 
-/// The command of one JSONL line: a JSON string, or an object with a
-/// string `command` or `cmd`.
-fn jsonl_command(line: &str) -> Option<String> {
-    let value: serde_json::Value = serde_json::from_str(line).ok()?;
-    match &value {
-        serde_json::Value::String(s) => Some(s.clone()),
-        serde_json::Value::Object(map) => map
-            .get("command")
-            .or_else(|| map.get("cmd"))
-            .and_then(|c| c.as_str())
-            .map(str::to_string),
-        _ => None,
+/// Every `.jsonl` file under a folder (eight levels deep at most).
+fn transcripts_under(dir: &std::path::Path, depth: usize, found: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        match entry.file_type() {
+            Ok(kind) if kind.is_dir() && depth < 8 => transcripts_under(&path, depth + 1, found),
+            Ok(kind) if kind.is_file() && path.extension().is_some_and(|e| e == "jsonl") => {
+                found.push(path)
+            }
+            _ => {}
+        }
+    }
+}
+
+/// One replay run: where decisions go and what they add up to.
+struct Replay<W: Write> {
+    json: bool,
+    default: Location,
+    /// The path law of each working folder, read once.
+    laws: std::collections::HashMap<Option<PathBuf>, portcullis::law::Laws>,
+    counts: [usize; 4],
+    typed: usize,
+    broken: usize,
+    out: W,
+    error: Option<io::Error>,
+}
+
+impl<W: Write> Replay<W> {
+    /// Judges one record and writes its line.
+    fn record(&mut self, source: &str, record: history::Record) {
+        if self.error.is_some() {
+            return;
+        }
+        let location = Location {
+            cwd: record.cwd.clone().or_else(|| self.default.cwd.clone()),
+            home: self.default.home.clone(),
+        };
+        let laws = self
+            .laws
+            .entry(location.cwd.clone())
+            .or_insert_with(|| portcullis::law::Laws::new(location.cwd.as_deref()));
+        let (shown, decision, extra) = match &record.kind {
+            history::Kind::Command(command) => (
+                command.clone(),
+                portcullis::engine::evaluate_in(command, &location, laws),
+                None,
+            ),
+            history::Kind::Typed(command) => {
+                self.typed += 1;
+                (
+                    command.clone(),
+                    portcullis::engine::evaluate_in(command, &location, laws),
+                    Some(("typed", serde_json::Value::Bool(true))),
+                )
+            }
+            history::Kind::Edit { tool, path } => (
+                format!("{tool} {path}"),
+                portcullis::engine::evaluate_edit(
+                    portcullis::engine::EditKind::Write,
+                    path,
+                    &location,
+                    laws,
+                ),
+                Some(("tool", serde_json::Value::String(tool.clone()))),
+            ),
+            history::Kind::Broken(why) => {
+                self.broken += 1;
+                (String::new(), unreadable_line(record.line, why), None)
+            }
+        };
+        self.counts[decision.verdict() as usize] += 1;
+        let written = if self.json {
+            let mut value = render::json_object(&decision, Some(&shown));
+            if let Some(map) = value.as_object_mut() {
+                map.insert("file".into(), source.into());
+                map.insert("line".into(), record.line.into());
+                for (key, field) in [
+                    ("session", &record.session),
+                    ("timestamp", &record.timestamp),
+                ] {
+                    if let Some(text) = field {
+                        map.insert(key.into(), text.clone().into());
+                    }
+                }
+                if let Some(cwd) = &record.cwd {
+                    map.insert("cwd".into(), cwd.to_string_lossy().into_owned().into());
+                }
+                if let Some((key, field)) = extra {
+                    map.insert(key.into(), field);
+                }
+            }
+            writeln!(self.out, "{value}")
+        } else {
+            let top = &decision.top;
+            let typed = if matches!(record.kind, history::Kind::Typed(_)) {
+                "[typed by the person] "
+            } else {
+                ""
+            };
+            // One line a command: newlines inside it are shown as `\n`.
+            let shown = shown.replace('\n', "\\n");
+            writeln!(self.out, "{}\t{}\t{typed}{shown}", top.verdict, top.rule)
+        };
+        if let Err(e) = written {
+            self.error = Some(e);
+        }
+    }
+
+    /// The closing count (text output), and the flush.
+    fn finish(mut self) -> Result<u8, CliError> {
+        let write_err = |e: io::Error| CliError(format!("cannot write stdout: {e}"));
+        if !self.json {
+            let total: usize = self.counts.iter().sum();
+            writeln!(
+                self.out,
+                "# {total} commands: {} FREE, {} UNKNOWN, {} SIGNED, {} BLOCKED; {} typed by the person, {} lines unreadable",
+                self.counts[Verdict::Free as usize],
+                self.counts[Verdict::Unknown as usize],
+                self.counts[Verdict::Signed as usize],
+                self.counts[Verdict::Blocked as usize],
+                self.typed,
+                self.broken
+            )
+            .map_err(write_err)?;
+        }
+        self.out.flush().map_err(write_err)?;
+        Ok(0)
     }
 }
 

@@ -330,11 +330,11 @@ fn replay_jsonl_reads_strings_and_objects_and_reports_bad_lines() {
     assert_eq!(rows[2]["rule"], "write.redirect");
     assert_eq!(rows[3]["rule"], "parse.encoding");
     assert_eq!(rows[4]["rule"], "parse.encoding");
-    let out = run_with_stdin(&["replay", "--format", "zsh", "-"], b"ls\n");
+    let out = run_with_stdin(&["replay", "--format", "csv", "-"], b"ls\n");
     assert_eq!(
         out.status.code(),
         Some(2),
-        "an unsupported format is a usage error"
+        "an unknown format is a usage error"
     );
 }
 
