@@ -40,6 +40,7 @@ pub mod paths;
 pub mod peel;
 pub mod programs;
 pub mod render;
+pub mod replay;
 pub mod rules;
 pub mod secrets;
 pub mod settings;

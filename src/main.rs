@@ -17,7 +17,8 @@ const USAGE: &str = "usage:
   portcullis hook [--host claude|opencode] [--free allow|defer] [--unknown defer|ask]
   portcullis check [--json] [--cwd DIR] -- COMMAND
   portcullis explain [--tree] [--cwd DIR] -- COMMAND
-  portcullis replay [--format auto|lines|jsonl|sessions|bash|zsh|fish|claude] [--json] [--cwd DIR] FILE…|DIR|-
+  portcullis replay [--format auto|lines|jsonl|sessions|bash|zsh|fish|claude] [--json | --summary-json]
+                    [--fail-on SIGNED|BLOCKED] [--cwd DIR] FILE…|DIR|-
   portcullis policy [--json] [DIR]
   portcullis rules [--verbs]";
 
@@ -90,6 +91,8 @@ fn home() -> Option<PathBuf> {
 struct Common {
     json: bool,
     tree: bool,
+    summary_json: bool,
+    fail_on: Option<Verdict>,
     cwd: Option<PathBuf>,
     format: String,
     positional: Vec<String>,
@@ -99,6 +102,8 @@ fn parse_common(args: &[String], allow: &[&str]) -> Result<Common, CliError> {
     let mut common = Common {
         json: false,
         tree: false,
+        summary_json: false,
+        fail_on: None,
         cwd: None,
         format: "auto".into(),
         positional: Vec::new(),
@@ -118,6 +123,20 @@ fn parse_common(args: &[String], allow: &[&str]) -> Result<Common, CliError> {
             }
             "--json" if allow.contains(&"--json") => common.json = true,
             "--tree" if allow.contains(&"--tree") => common.tree = true,
+            "--summary-json" if allow.contains(&"--summary-json") => common.summary_json = true,
+            "--fail-on" if allow.contains(&"--fail-on") => {
+                let verdict = value(i)?;
+                common.fail_on = match verdict.as_str() {
+                    "SIGNED" | "signed" => Some(Verdict::Signed),
+                    "BLOCKED" | "blocked" => Some(Verdict::Blocked),
+                    other => {
+                        return Err(CliError(format!(
+                            "--fail-on takes SIGNED or BLOCKED, not `{other}`"
+                        )));
+                    }
+                };
+                i += 1;
+            }
             "--cwd" => {
                 common.cwd = Some(PathBuf::from(value(i)?));
                 i += 1;
@@ -249,7 +268,7 @@ fn explain_command(args: &[String]) -> Result<u8, CliError> {
 }
 
 fn replay_command(args: &[String]) -> Result<u8, CliError> {
-    let common = parse_common(args, &["--json", "--format"])?;
+    let common = parse_common(args, &["--json", "--format", "--summary-json", "--fail-on"])?;
     let forced = match common.format.as_str() {
         "auto" => None,
         name => Some(history::Format::named(name).ok_or_else(|| {
@@ -276,16 +295,9 @@ fn replay_command(args: &[String]) -> Result<u8, CliError> {
             inputs.push(source.clone());
         }
     }
-    let mut replay = Replay {
-        json: common.json,
-        default: location(common.cwd.clone()),
-        laws: std::collections::HashMap::new(),
-        counts: [0; 4],
-        typed: 0,
-        broken: 0,
-        out: io::BufWriter::new(io::stdout().lock()),
-        error: None,
-    };
+    let mut replay = portcullis::replay::Replay::new(location(common.cwd.clone()));
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let mut write_error: Option<io::Error> = None;
     for source in &inputs {
         let reader: Box<dyn Read> = if source == "-" {
             Box::new(io::stdin())
@@ -302,13 +314,38 @@ fn replay_command(args: &[String]) -> Result<u8, CliError> {
             .to_vec();
         let path = (source != "-").then(|| std::path::Path::new(source));
         let format = forced.unwrap_or_else(|| history::detect(path, &head));
-        history::read(format, reader, |record| replay.record(source, record))
-            .map_err(|e| CliError(format!("cannot read {source}: {e}")))?;
-        if let Some(e) = replay.error.take() {
+        history::read(format, reader, |record| {
+            let (decision, shown) = replay.judge(source, &record);
+            if common.json && write_error.is_none() {
+                let row = portcullis::replay::row(&decision, &shown, source, &record);
+                if let Err(e) = writeln!(out, "{row}") {
+                    write_error = Some(e);
+                }
+            }
+        })
+        .map_err(|e| CliError(format!("cannot read {source}: {e}")))?;
+        if let Some(e) = write_error.take() {
             return Err(CliError(format!("cannot write stdout: {e}")));
         }
     }
-    replay.finish()
+    let summary = &replay.summary;
+    let written = if common.summary_json {
+        writeln!(out, "{}", summary.json())
+    } else if !common.json {
+        write!(out, "{}", summary.text())
+    } else {
+        Ok(())
+    };
+    written
+        .and_then(|()| out.flush())
+        .map_err(|e| CliError(format!("cannot write stdout: {e}")))?;
+    // `--fail-on`: a non-zero exit for CI when any command reached it.
+    let reached = common.fail_on.is_some_and(|floor| {
+        [Verdict::Signed, Verdict::Blocked]
+            .iter()
+            .any(|v| *v >= floor && summary.counts[*v as usize] > 0)
+    });
+    Ok(if reached { 1 } else { 0 })
 }
 
 /// Every `.jsonl` file under a folder (eight levels deep at most).
@@ -326,136 +363,6 @@ fn transcripts_under(dir: &std::path::Path, depth: usize, found: &mut Vec<PathBu
             _ => {}
         }
     }
-}
-
-/// One replay run: where decisions go and what they add up to.
-struct Replay<W: Write> {
-    json: bool,
-    default: Location,
-    /// The path law of each working folder, read once.
-    laws: std::collections::HashMap<Option<PathBuf>, portcullis::law::Laws>,
-    counts: [usize; 4],
-    typed: usize,
-    broken: usize,
-    out: W,
-    error: Option<io::Error>,
-}
-
-impl<W: Write> Replay<W> {
-    /// Judges one record and writes its line.
-    fn record(&mut self, source: &str, record: history::Record) {
-        if self.error.is_some() {
-            return;
-        }
-        let location = Location {
-            cwd: record.cwd.clone().or_else(|| self.default.cwd.clone()),
-            home: self.default.home.clone(),
-        };
-        let laws = self
-            .laws
-            .entry(location.cwd.clone())
-            .or_insert_with(|| portcullis::law::Laws::new(location.cwd.as_deref()));
-        let (shown, decision, extra) = match &record.kind {
-            history::Kind::Command(command) => (
-                command.clone(),
-                portcullis::engine::evaluate_in(command, &location, laws),
-                None,
-            ),
-            history::Kind::Typed(command) => {
-                self.typed += 1;
-                (
-                    command.clone(),
-                    portcullis::engine::evaluate_in(command, &location, laws),
-                    Some(("typed", serde_json::Value::Bool(true))),
-                )
-            }
-            history::Kind::Edit { tool, path } => (
-                format!("{tool} {path}"),
-                portcullis::engine::evaluate_edit(
-                    portcullis::engine::EditKind::Write,
-                    path,
-                    &location,
-                    laws,
-                ),
-                Some(("tool", serde_json::Value::String(tool.clone()))),
-            ),
-            history::Kind::Broken(why) => {
-                self.broken += 1;
-                (String::new(), unreadable_line(record.line, why), None)
-            }
-        };
-        self.counts[decision.verdict() as usize] += 1;
-        let written = if self.json {
-            let mut value = render::json_object(&decision, Some(&shown));
-            if let Some(map) = value.as_object_mut() {
-                map.insert("file".into(), source.into());
-                map.insert("line".into(), record.line.into());
-                for (key, field) in [
-                    ("session", &record.session),
-                    ("timestamp", &record.timestamp),
-                ] {
-                    if let Some(text) = field {
-                        map.insert(key.into(), text.clone().into());
-                    }
-                }
-                if let Some(cwd) = &record.cwd {
-                    map.insert("cwd".into(), cwd.to_string_lossy().into_owned().into());
-                }
-                if let Some((key, field)) = extra {
-                    map.insert(key.into(), field);
-                }
-            }
-            writeln!(self.out, "{value}")
-        } else {
-            let top = &decision.top;
-            let typed = if matches!(record.kind, history::Kind::Typed(_)) {
-                "[typed by the person] "
-            } else {
-                ""
-            };
-            // One line a command: newlines inside it are shown as `\n`.
-            let shown = shown.replace('\n', "\\n");
-            writeln!(self.out, "{}\t{}\t{typed}{shown}", top.verdict, top.rule)
-        };
-        if let Err(e) = written {
-            self.error = Some(e);
-        }
-    }
-
-    /// The closing count (text output), and the flush.
-    fn finish(mut self) -> Result<u8, CliError> {
-        let write_err = |e: io::Error| CliError(format!("cannot write stdout: {e}"));
-        if !self.json {
-            let total: usize = self.counts.iter().sum();
-            writeln!(
-                self.out,
-                "# {total} commands: {} FREE, {} UNKNOWN, {} SIGNED, {} BLOCKED; {} typed by the person, {} lines unreadable",
-                self.counts[Verdict::Free as usize],
-                self.counts[Verdict::Unknown as usize],
-                self.counts[Verdict::Signed as usize],
-                self.counts[Verdict::Blocked as usize],
-                self.typed,
-                self.broken
-            )
-            .map_err(write_err)?;
-        }
-        self.out.flush().map_err(write_err)?;
-        Ok(0)
-    }
-}
-
-fn unreadable_line(line: usize, why: &str) -> portcullis::Decision {
-    portcullis::Decision::from_findings(
-        vec![portcullis::Finding {
-            verdict: Verdict::Signed,
-            rule: "parse.encoding".into(),
-            reason: format!("line {line} {why}"),
-            remediation:
-                "Fix the line: one command per line, UTF-8, JSON where the format is JSONL.".into(),
-            part: String::new(),
-        }],
-        "",
-    )
 }
 
 /// `portcullis policy [--json] [DIR]`: the effective path law of the

@@ -158,3 +158,67 @@ fn auto_detects_every_format_from_stdin() {
         assert_eq!(commands(&r), [expect], "{}", String::from_utf8_lossy(input));
     }
 }
+
+/// Runs `replay ARGS` (no `--json`); exit code and stdout.
+fn run(args: &[&str], stdin: &[u8]) -> (Option<i32>, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_portcullis"))
+        .arg("replay")
+        .args(["--cwd", "/tmp"])
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run portcullis");
+    // A usage error exits before reading stdin: a closed pipe is fine.
+    let _ = child.stdin.take().expect("stdin").write_all(stdin);
+    let out = child.wait_with_output().expect("wait");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+#[test]
+fn summary_agrees_with_the_rows() {
+    let file = path("bash--parse_with_timestamps.bash_history");
+    let fish = path("fish--parse_complex.fish_history");
+    let rows = rows(&[&file, &fish], b"");
+    let (code, text) = run(&["--summary-json", &file, &fish], b"");
+    assert_eq!(code, Some(0));
+    let summary: Value = serde_json::from_str(text.trim()).expect("one JSON object");
+    let judged: Vec<&Value> = rows
+        .iter()
+        .filter(|r| r["rule"] != "parse.encoding")
+        .collect();
+    assert_eq!(summary["commands"], judged.len());
+    for verdict in ["FREE", "SIGNED", "BLOCKED", "UNKNOWN"] {
+        let n = judged.iter().filter(|r| r["verdict"] == verdict).count();
+        assert_eq!(summary["verdicts"][verdict], n, "{verdict}");
+    }
+    assert_eq!(summary["unreadable"], rows.len() - judged.len());
+    assert_eq!(summary["blocked"][0]["line"], 4);
+    assert_eq!(summary["blocked"][0]["rule"], "floor.git.clean-force");
+    assert_eq!(summary["blocked"][0]["timestamp"], "1672919006");
+    // The screen summary names the same BLOCKED command with its place.
+    let (_, screen) = run(&[&file], b"");
+    assert!(screen.contains("BLOCKED (1)"), "{screen}");
+    assert!(screen.contains("bash--parse_with_timestamps.bash_history:4 1672919006  floor.git.clean-force  git clean -dxf"), "{screen}");
+}
+
+#[test]
+fn fail_on_sets_the_exit_code() {
+    let file = path("bash--parse_with_timestamps.bash_history");
+    assert_eq!(run(&["--fail-on", "BLOCKED", &file], b"").0, Some(1));
+    assert_eq!(run(&["--fail-on", "SIGNED", &file], b"").0, Some(1));
+    assert_eq!(
+        run(&["--fail-on", "BLOCKED", "-"], b"ls\ngit push\n").0,
+        Some(0)
+    );
+    assert_eq!(
+        run(&["--fail-on", "SIGNED", "-"], b"ls\ngit push\n").0,
+        Some(1)
+    );
+    assert_eq!(run(&["--fail-on", "SIGNED", "-"], b"ls\n").0, Some(0));
+    assert_eq!(run(&["--fail-on", "maybe", "-"], b"ls\n").0, Some(2));
+}

@@ -1,0 +1,318 @@
+//! Replay: every record of a history judged as the hook would have judged
+//! it, and what they add up to.
+//!
+//! Takes [`history::Record`]s one at a time; returns each decision (for
+//! `--json`) and keeps a [`Summary`] whose size does not grow with the
+//! input (lists are capped, counts are not).
+
+use crate::engine::{self, EditKind};
+use crate::history::{Kind, Record};
+use crate::law::Laws;
+use crate::paths::Location;
+use crate::verdict::{Decision, Finding, Verdict};
+use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+/// BLOCKED commands listed in a summary, at most (the count is exact).
+pub const MAX_LISTED: usize = 200;
+/// Distinct rules and verbs counted, at most.
+const MAX_DISTINCT: usize = 10_000;
+
+/// A replayed command that a summary lists.
+#[derive(Clone, Debug)]
+pub struct Listed {
+    /// The history file.
+    pub file: String,
+    /// Its line.
+    pub line: usize,
+    /// When it ran, if the history says.
+    pub timestamp: Option<String>,
+    /// The rule.
+    pub rule: String,
+    /// The command (clipped).
+    pub command: String,
+}
+
+/// What a replay adds up to.
+#[derive(Debug, Default)]
+pub struct Summary {
+    /// Commands (and edit-tool requests) judged, by verdict.
+    pub counts: [usize; 4],
+    /// Commands the person typed (Claude Code's `!` mode): judged, counted
+    /// apart, never passed a hook.
+    pub typed: usize,
+    /// Lines that could not be read.
+    pub broken: usize,
+    /// How often each top rule decided.
+    pub rules: HashMap<String, usize>,
+    /// Verbs the lexicon does not know, by count.
+    pub unknown_verbs: HashMap<String, usize>,
+    /// Every BLOCKED command (up to [`MAX_LISTED`]).
+    pub blocked: Vec<Listed>,
+    /// Commands that could not be parsed (up to [`MAX_LISTED`]).
+    pub unparsable: Vec<Listed>,
+    /// Unreadable lines (up to [`MAX_LISTED`]).
+    pub unreadable: Vec<Listed>,
+}
+
+/// One replay run: the laws of each working folder, read once, and the
+/// summary so far.
+pub struct Replay {
+    default: Location,
+    laws: HashMap<Option<PathBuf>, Laws>,
+    /// What the records add up to.
+    pub summary: Summary,
+}
+
+impl Replay {
+    /// A replay whose records run in `default` unless they say otherwise.
+    pub fn new(default: Location) -> Replay {
+        Replay {
+            default,
+            laws: HashMap::new(),
+            summary: Summary::default(),
+        }
+    }
+
+    /// Judges one record: its decision, the command as shown, and the
+    /// extra JSON fields it carries.
+    pub fn judge(&mut self, file: &str, record: &Record) -> (Decision, String) {
+        let location = Location {
+            cwd: record.cwd.clone().or_else(|| self.default.cwd.clone()),
+            home: self.default.home.clone(),
+        };
+        let laws = self
+            .laws
+            .entry(location.cwd.clone())
+            .or_insert_with(|| Laws::new(location.cwd.as_deref()));
+        let (shown, decision) = match &record.kind {
+            Kind::Command(command) | Kind::Typed(command) => (
+                command.clone(),
+                engine::evaluate_in(command, &location, laws),
+            ),
+            Kind::Edit { tool, path } => (
+                format!("{tool} {path}"),
+                engine::evaluate_edit(EditKind::Write, path, &location, laws),
+            ),
+            Kind::Broken(why) => (String::new(), unreadable(record.line, why)),
+        };
+        self.count(file, record, &decision, &shown);
+        (decision, shown)
+    }
+
+    fn count(&mut self, file: &str, record: &Record, decision: &Decision, shown: &str) {
+        let summary = &mut self.summary;
+        let top = &decision.top;
+        let listed = || Listed {
+            file: file.to_string(),
+            line: record.line,
+            timestamp: record.timestamp.clone(),
+            rule: top.rule.clone(),
+            command: crate::limits::clip(shown, 200).to_string(),
+        };
+        if let Kind::Broken(why) = &record.kind {
+            summary.broken += 1;
+            if summary.unreadable.len() < MAX_LISTED {
+                summary.unreadable.push(Listed {
+                    command: why.clone(),
+                    ..listed()
+                });
+            }
+            return;
+        }
+        if matches!(record.kind, Kind::Typed(_)) {
+            summary.typed += 1;
+        }
+        summary.counts[decision.verdict() as usize] += 1;
+        if summary.rules.len() < MAX_DISTINCT || summary.rules.contains_key(&top.rule) {
+            *summary.rules.entry(top.rule.clone()).or_default() += 1;
+        }
+        if decision.verdict() == Verdict::Blocked && summary.blocked.len() < MAX_LISTED {
+            summary.blocked.push(listed());
+        }
+        if top.rule.starts_with("parse.") && summary.unparsable.len() < MAX_LISTED {
+            summary.unparsable.push(listed());
+        }
+        for finding in decision
+            .findings
+            .iter()
+            .filter(|f| f.rule == "unknown.verb")
+        {
+            let verb = finding.reason.split(' ').next().unwrap_or("").to_string();
+            if summary.unknown_verbs.len() < MAX_DISTINCT
+                || summary.unknown_verbs.contains_key(&verb)
+            {
+                *summary.unknown_verbs.entry(verb).or_default() += 1;
+            }
+        }
+    }
+}
+
+/// A line that could not be read: SIGNED `parse.encoding`, with its line.
+pub fn unreadable(line: usize, why: &str) -> Decision {
+    Decision::from_findings(
+        vec![Finding {
+            verdict: Verdict::Signed,
+            rule: "parse.encoding".into(),
+            reason: format!("line {line} {why}"),
+            remediation:
+                "Fix the line: one command per line, UTF-8, JSON where the format is JSONL.".into(),
+            part: String::new(),
+        }],
+        "",
+    )
+}
+
+/// The JSON row of one replayed record (`--json`).
+pub fn row(decision: &Decision, shown: &str, file: &str, record: &Record) -> Value {
+    let mut value = crate::render::json_object(decision, Some(shown));
+    if let Some(map) = value.as_object_mut() {
+        map.insert("file".into(), file.into());
+        map.insert("line".into(), record.line.into());
+        for (key, field) in [
+            ("session", &record.session),
+            ("timestamp", &record.timestamp),
+        ] {
+            if let Some(text) = field {
+                map.insert(key.into(), text.clone().into());
+            }
+        }
+        if let Some(cwd) = &record.cwd {
+            map.insert("cwd".into(), cwd.to_string_lossy().into_owned().into());
+        }
+        match &record.kind {
+            Kind::Typed(_) => {
+                map.insert("typed".into(), true.into());
+            }
+            Kind::Edit { tool, .. } => {
+                map.insert("tool".into(), tool.clone().into());
+            }
+            _ => {}
+        }
+    }
+    value
+}
+
+fn top(counts: &HashMap<String, usize>, n: usize) -> Vec<(&str, usize)> {
+    let mut all: Vec<(&str, usize)> = counts.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+    all.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    all.truncate(n);
+    all
+}
+
+impl Summary {
+    /// Commands judged (typed ones included, unreadable lines not).
+    pub fn total(&self) -> usize {
+        self.counts.iter().sum()
+    }
+
+    /// The summary as one screen of text.
+    pub fn text(&self) -> String {
+        let total = self.total();
+        let share = |n: usize| {
+            if total == 0 {
+                0.0
+            } else {
+                100.0 * n as f64 / total as f64
+            }
+        };
+        let mut out = format!(
+            "{total} commands read ({} typed by the person, never passed a hook); {} lines unreadable\n",
+            self.typed, self.broken
+        );
+        for verdict in [
+            Verdict::Free,
+            Verdict::Signed,
+            Verdict::Blocked,
+            Verdict::Unknown,
+        ] {
+            let n = self.counts[verdict as usize];
+            out.push_str(&format!(
+                "  {:<8}{n:>9}  {:5.1}%\n",
+                verdict.as_str(),
+                share(n)
+            ));
+        }
+        out.push_str("\nrules that decided most:\n");
+        for (rule, n) in top(&self.rules, 10) {
+            out.push_str(&format!("  {n:>9}  {rule}\n"));
+        }
+        let blocked = self.counts[Verdict::Blocked as usize];
+        out.push_str(&format!("\nBLOCKED ({blocked}):\n"));
+        for b in &self.blocked {
+            let when = b
+                .timestamp
+                .as_deref()
+                .map(|t| format!(" {t}"))
+                .unwrap_or_default();
+            out.push_str(&format!(
+                "  {}:{}{when}  {}  {}\n",
+                b.file,
+                b.line,
+                b.rule,
+                b.command.replace('\n', "\\n")
+            ));
+        }
+        if blocked > self.blocked.len() {
+            out.push_str(&format!(
+                "  … and {} more (--json lists every one)\n",
+                blocked - self.blocked.len()
+            ));
+        }
+        out.push_str("\nverbs the lexicon does not know (the to-do list for rules/):\n");
+        let verbs = top(&self.unknown_verbs, 15);
+        if verbs.is_empty() {
+            out.push_str("  (none)\n");
+        }
+        for (verb, n) in verbs {
+            out.push_str(&format!("  {n:>9}  {verb}\n"));
+        }
+        out.push_str(&format!(
+            "\ncould not be parsed ({}):\n",
+            self.unparsable.len()
+        ));
+        for u in self.unparsable.iter().take(20) {
+            out.push_str(&format!(
+                "  {}:{}  {}  {}\n",
+                u.file,
+                u.line,
+                u.rule,
+                crate::limits::clip(&u.command.replace('\n', "\\n"), 100)
+            ));
+        }
+        if !self.unreadable.is_empty() {
+            out.push_str(&format!("\nunreadable lines ({}):\n", self.broken));
+            for u in self.unreadable.iter().take(20) {
+                out.push_str(&format!("  {}:{}  {}\n", u.file, u.line, u.command));
+            }
+        }
+        out
+    }
+
+    /// The summary as one JSON object (`--summary-json`).
+    pub fn json(&self) -> Value {
+        let listed = |items: &[Listed]| -> Vec<Value> {
+            items
+                .iter()
+                .map(|l| json!({"file": l.file, "line": l.line, "timestamp": l.timestamp, "rule": l.rule, "command": l.command}))
+                .collect()
+        };
+        json!({
+            "commands": self.total(),
+            "typed": self.typed,
+            "unreadable": self.broken,
+            "verdicts": {
+                "FREE": self.counts[Verdict::Free as usize],
+                "SIGNED": self.counts[Verdict::Signed as usize],
+                "BLOCKED": self.counts[Verdict::Blocked as usize],
+                "UNKNOWN": self.counts[Verdict::Unknown as usize],
+            },
+            "rules": top(&self.rules, 50).into_iter().map(|(r, n)| json!({"rule": r, "count": n})).collect::<Vec<_>>(),
+            "unknown_verbs": top(&self.unknown_verbs, 50).into_iter().map(|(v, n)| json!({"verb": v, "count": n})).collect::<Vec<_>>(),
+            "blocked": listed(&self.blocked),
+            "unparsable": listed(&self.unparsable),
+            "unreadable_lines": listed(&self.unreadable),
+        })
+    }
+}
