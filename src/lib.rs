@@ -36,6 +36,7 @@ pub mod inline;
 pub mod law;
 pub mod lexicon;
 pub mod limits;
+pub mod opencode;
 pub mod paths;
 pub mod peel;
 pub mod programs;

@@ -20,6 +20,7 @@ const USAGE: &str = "usage:
   portcullis replay [--format auto|lines|jsonl|sessions|bash|zsh|fish|claude] [--json | --summary-json]
                     [--fail-on SIGNED|BLOCKED] [--cwd DIR] FILE…|DIR|-
   portcullis policy [--json] [DIR]
+  portcullis opencode-permissions
   portcullis rules [--verbs]";
 
 /// A usage or input error: one line on stderr, exit 2.
@@ -69,6 +70,19 @@ fn run(args: &[String]) -> Result<u8, CliError> {
         "replay" => replay_command(rest),
         "rules" => rules_command(rest),
         "policy" => policy_command(rest),
+        "opencode-permissions" => {
+            if let Some(extra) = rest.first() {
+                return Err(CliError(format!(
+                    "opencode-permissions takes no arguments, got `{extra}`"
+                )));
+            }
+            let block = portcullis::opencode::permission_block();
+            out!(
+                "{}",
+                serde_json::to_string_pretty(&block).unwrap_or_default()
+            );
+            Ok(0)
+        }
         "-h" | "--help" | "help" => {
             out!("{USAGE}");
             Ok(0)
