@@ -65,20 +65,20 @@ mod tests {
     #[test]
     fn signed_verbs_are_asked_and_free_subcommands_stay_free() {
         let rules = bash_rules();
-        assert_eq!(rules.get("git push *"), Some(&Value::String("ask".into())));
-        assert_eq!(rules.get("rm *"), Some(&Value::String("ask".into())));
+        let ask = Some(&Value::String("ask".into()));
+        let allow = Some(&Value::String("allow".into()));
+        // `git` changes things unless its subcommand only looks.
+        assert_eq!(rules.get("git *"), ask);
+        assert_eq!(rules.get("git status *"), allow);
+        assert!(rules.get("git push *").is_none(), "asked through `git *`");
+        assert_eq!(rules.get("rm *"), ask);
         assert!(
             rules.get("ls *").is_none(),
             "FREE verbs are left to OpenCode"
         );
-        assert!(rules.get("git status *").is_none());
-        // Order: a verb's own rule comes before its subcommands'.
+        // OpenCode applies the last match: the verb's rule comes first.
         let keys: Vec<&String> = rules.keys().collect();
-        if let (Some(npm), Some(npm_ls)) = (
-            keys.iter().position(|k| *k == "npm *"),
-            keys.iter().position(|k| *k == "npm ls *"),
-        ) {
-            assert!(npm < npm_ls);
-        }
+        let at = |k: &str| keys.iter().position(|x| *x == k);
+        assert!(at("git *") < at("git status *"));
     }
 }
