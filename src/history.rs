@@ -325,7 +325,8 @@ fn zsh_extended(line: &[u8]) -> Option<(i64, usize)> {
 
 /// Whether a physical zsh line continues on the next one: zsh writes a
 /// newline inside a command as a backslash before it (atuin reads any
-/// trailing backslash so, and so does portcullis).
+/// trailing backslash so, and so does portcullis; the backslash itself is
+/// dropped when the lines are joined).
 fn continues(line: &[u8]) -> bool {
     line.last() == Some(&b'\\')
 }
@@ -350,6 +351,9 @@ fn read_zsh(reader: impl BufRead, mut each: impl FnMut(Record)) -> io::Result<()
         let (number, raw) = item?;
         let bytes = unmetafy(&raw);
         if let Some((start, mut joined, time)) = pending.take() {
+            // zsh writes a newline inside a command as a backslash before
+            // it: that backslash is zsh's, not the command's.
+            joined.pop();
             joined.push(b'\n');
             joined.extend_from_slice(&bytes);
             if continues(&bytes) {
@@ -591,7 +595,7 @@ mod tests {
             commands(&r),
             vec![
                 "cargo install atuin",
-                "cargo install atuin; \\\\\ncargo update"
+                "cargo install atuin; \\\ncargo update"
             ]
         );
         // `\x83` + (byte ^ 32): "é" is C3 A9; A9 ^ 32 = 89.
