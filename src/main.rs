@@ -309,40 +309,36 @@ fn replay_command(args: &[String]) -> Result<u8, CliError> {
             inputs.push(source.clone());
         }
     }
-    let mut replay = portcullis::replay::Replay::new(location(common.cwd.clone()));
-    let mut out = io::BufWriter::new(io::stdout().lock());
-    let mut write_error: Option<io::Error> = None;
-    for source in &inputs {
-        let reader: Box<dyn Read> = if source == "-" {
+    let open = |source: &str| -> io::Result<portcullis::replay::Opened> {
+        let reader: Box<dyn Read + Send> = if source == "-" {
             Box::new(io::stdin())
         } else {
             Box::new(
                 std::fs::File::open(source)
-                    .map_err(|e| CliError(format!("cannot open {source}: {e}")))?,
+                    .map_err(|e| io::Error::new(e.kind(), format!("cannot open {source}: {e}")))?,
             )
         };
         let mut reader = io::BufReader::with_capacity(64 * 1024, reader);
-        let head = reader
-            .fill_buf()
-            .map_err(|e| CliError(format!("cannot read {source}: {e}")))?
-            .to_vec();
+        let head = reader.fill_buf()?.to_vec();
         let path = (source != "-").then(|| std::path::Path::new(source));
         let format = forced.unwrap_or_else(|| history::detect(path, &head));
-        history::read(format, reader, |record| {
-            let (decision, shown) = replay.judge(source, &record);
-            if common.json && write_error.is_none() {
-                let row = portcullis::replay::row(&decision, &shown, source, &record);
-                if let Err(e) = writeln!(out, "{row}") {
-                    write_error = Some(e);
-                }
-            }
-        })
-        .map_err(|e| CliError(format!("cannot read {source}: {e}")))?;
-        if let Some(e) = write_error.take() {
-            return Err(CliError(format!("cannot write stdout: {e}")));
-        }
-    }
-    let summary = &replay.summary;
+        Ok((format, Box::new(reader)))
+    };
+    // Both cores (or as many as there are, up to eight) judge in parallel;
+    // output stays in input order.
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+    let mut out = io::BufWriter::new(io::stdout());
+    let summary = portcullis::replay::run(
+        &inputs,
+        open,
+        &location(common.cwd.clone()),
+        common.json,
+        workers,
+        &mut out,
+        |_| {},
+    )
+    .map_err(|e| CliError(format!("replay: {e}")))?;
+    let summary = &summary;
     let written = if common.summary_json {
         writeln!(out, "{}", summary.json())
     } else if !common.json {

@@ -6,7 +6,7 @@
 //! input (lists are capped, counts are not).
 
 use crate::engine::{self, EditKind};
-use crate::history::{Kind, Record};
+use crate::history::{self, Kind, Record};
 use crate::law::Laws;
 use crate::paths::Location;
 use crate::verdict::{Decision, Finding, Verdict};
@@ -314,5 +314,192 @@ impl Summary {
             "unparsable": listed(&self.unparsable),
             "unreadable_lines": listed(&self.unreadable),
         })
+    }
+}
+
+impl Summary {
+    /// Adds another summary's counts and lists (in order) to this one.
+    pub fn absorb(&mut self, other: Summary) {
+        for (mine, theirs) in self.counts.iter_mut().zip(other.counts) {
+            *mine += theirs;
+        }
+        self.typed += other.typed;
+        self.broken += other.broken;
+        for (map, from) in [
+            (&mut self.rules, other.rules),
+            (&mut self.unknown_verbs, other.unknown_verbs),
+        ] {
+            for (key, n) in from {
+                if map.len() < MAX_DISTINCT || map.contains_key(&key) {
+                    *map.entry(key).or_default() += n;
+                }
+            }
+        }
+        for (list, from) in [
+            (&mut self.blocked, other.blocked),
+            (&mut self.unparsable, other.unparsable),
+            (&mut self.unreadable, other.unreadable),
+        ] {
+            let room = MAX_LISTED.saturating_sub(list.len());
+            list.extend(from.into_iter().take(room));
+        }
+    }
+}
+
+/// Records judged together by one worker.
+const CHUNK: usize = 256;
+
+/// A history to replay: its name and, once opened, its format and reader.
+pub type Opened = (history::Format, Box<dyn std::io::BufRead + Send>);
+
+/// Replays `sources` on `workers` threads: one reads records and hands
+/// them out in chunks, the workers judge them (each with its own laws), and
+/// one writes the `--json` rows in input order and adds up the summary.
+/// Chunks in flight are bounded, so memory does not grow with the input.
+/// `progress` is called with the bytes of input read so far.
+pub fn run(
+    sources: &[String],
+    open: impl Fn(&str) -> std::io::Result<Opened>,
+    default: &Location,
+    json: bool,
+    workers: usize,
+    out: &mut (dyn std::io::Write + Send),
+    mut progress: impl FnMut(usize),
+) -> std::io::Result<Summary> {
+    use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+    use std::sync::{Arc, Mutex};
+    type Chunk = (usize, Arc<str>, Vec<Record>);
+    type Done = (usize, String, Summary);
+    let workers = workers.max(1);
+    let (work_tx, work_rx): (SyncSender<Chunk>, Receiver<Chunk>) = sync_channel(workers * 2);
+    let work_rx = Arc::new(Mutex::new(work_rx));
+    let (done_tx, done_rx): (SyncSender<Done>, Receiver<Done>) = sync_channel(workers * 4);
+    std::thread::scope(|scope| -> std::io::Result<Summary> {
+        for _ in 0..workers {
+            let work_rx = Arc::clone(&work_rx);
+            let done_tx = done_tx.clone();
+            let default = default.clone();
+            scope.spawn(move || {
+                let mut replay = Replay::new(default);
+                loop {
+                    let next = work_rx.lock().map(|rx| rx.recv());
+                    let Ok(Ok((seq, file, records))) = next else {
+                        break;
+                    };
+                    let mut rows = String::new();
+                    for record in &records {
+                        let (decision, shown) = replay.judge(&file, record);
+                        if json {
+                            rows.push_str(&row(&decision, &shown, &file, record).to_string());
+                            rows.push('\n');
+                        }
+                    }
+                    let summary = std::mem::take(&mut replay.summary);
+                    if done_tx.send((seq, rows, summary)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(done_tx);
+        // The writer: rows in input order, summaries added in order.
+        let writer = scope.spawn(move || -> std::io::Result<Summary> {
+            let mut total = Summary::default();
+            let mut waiting: std::collections::BTreeMap<usize, (String, Summary)> =
+                std::collections::BTreeMap::new();
+            let mut next = 0;
+            let mut failed: Option<std::io::Error> = None;
+            for (seq, rows, summary) in done_rx {
+                waiting.insert(seq, (rows, summary));
+                while let Some((rows, summary)) = waiting.remove(&next) {
+                    if failed.is_none()
+                        && let Err(e) = out.write_all(rows.as_bytes())
+                    {
+                        failed = Some(e);
+                    }
+                    total.absorb(summary);
+                    next += 1;
+                }
+            }
+            match failed {
+                Some(e) => Err(e),
+                None => out.flush().map(|()| total),
+            }
+        });
+        let mut seq = 0;
+        let mut read_error: Option<std::io::Error> = None;
+        let bytes_read = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        'sources: for source in sources {
+            let (format, reader) = match open(source) {
+                Ok(opened) => opened,
+                Err(e) => {
+                    read_error = Some(e);
+                    break;
+                }
+            };
+            let file: Arc<str> = Arc::from(source.as_str());
+            let mut chunk = Vec::with_capacity(CHUNK);
+            let counted = CountingReader {
+                inner: reader,
+                bytes: Arc::clone(&bytes_read),
+            };
+            let mut stopped = false;
+            let result = history::read(format, counted, |record| {
+                if stopped {
+                    return;
+                }
+                chunk.push(record);
+                if chunk.len() == CHUNK {
+                    let full = std::mem::replace(&mut chunk, Vec::with_capacity(CHUNK));
+                    if work_tx.send((seq, Arc::clone(&file), full)).is_err() {
+                        stopped = true;
+                    }
+                    seq += 1;
+                    progress(bytes_read.load(std::sync::atomic::Ordering::Relaxed));
+                }
+            });
+            progress(bytes_read.load(std::sync::atomic::Ordering::Relaxed));
+            if !chunk.is_empty() && work_tx.send((seq, Arc::clone(&file), chunk)).is_ok() {
+                seq += 1;
+            }
+            if let Err(e) = result {
+                read_error = Some(e);
+                break 'sources;
+            }
+        }
+        drop(work_tx);
+        let summary = writer
+            .join()
+            .unwrap_or_else(|_| Err(std::io::Error::other("the replay writer stopped")));
+        match read_error {
+            Some(e) => Err(e),
+            None => summary,
+        }
+    })
+}
+
+/// A reader that counts the bytes read through it (for progress).
+struct CountingReader<R> {
+    inner: R,
+    bytes: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl<R: std::io::BufRead> std::io::Read for CountingReader<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.bytes
+            .fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+impl<R: std::io::BufRead> std::io::BufRead for CountingReader<R> {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        self.inner.fill_buf()
+    }
+    fn consume(&mut self, amount: usize) {
+        self.bytes
+            .fetch_add(amount, std::sync::atomic::Ordering::Relaxed);
+        self.inner.consume(amount);
     }
 }

@@ -224,3 +224,30 @@ fn fail_on_sets_the_exit_code() {
     assert_eq!(run(&["--fail-on", "SIGNED", "-"], b"ls\n").0, Some(0));
     assert_eq!(run(&["--fail-on", "maybe", "-"], b"ls\n").0, Some(2));
 }
+
+#[test]
+fn parallel_replay_keeps_input_order_and_counts() {
+    // Many chunks of work: the rows come back in input order, every line
+    // once, and the summary adds up to them.
+    let mut input = String::new();
+    for i in 0..3000 {
+        input.push_str(&match i % 3 {
+            0 => format!("echo {i}\n"),
+            1 => format!("touch file{i}\n"),
+            _ => format!("rm -rf /tmp/x{i} && git reset --hard\n"),
+        });
+    }
+    let r = rows(&["--format", "lines", "-"], input.as_bytes());
+    assert_eq!(r.len(), 3000);
+    for (i, row) in r.iter().enumerate() {
+        assert_eq!(row["line"], i + 1);
+    }
+    let (_, text) = run(
+        &["--summary-json", "--format", "lines", "-"],
+        input.as_bytes(),
+    );
+    let summary: Value = serde_json::from_str(text.trim()).expect("summary");
+    assert_eq!(summary["commands"], 3000);
+    assert_eq!(summary["verdicts"]["BLOCKED"], 1000);
+    assert_eq!(summary["blocked"][0]["line"], 3);
+}
