@@ -126,6 +126,46 @@ fn main() {
     let rate = done as f64 / start.elapsed().as_secs_f64();
     println!("\nthroughput: {rate:.0} commands/s on one core over the agent lines ({done} judged)");
 
+    // Replay as `portcullis replay` runs it (history reader, chunks, the
+    // writer), over the whole agent sessions in the order they ran, on one
+    // worker and on every core.
+    let sessions = dir.join("agent-mini-swe-agent-gemini3-swebv.sessions.jsonl");
+    if sessions.exists() {
+        let source = vec![sessions.to_string_lossy().into_owned()];
+        let open = |path: &str| -> std::io::Result<portcullis::replay::Opened> {
+            let file = std::fs::File::open(path)?;
+            Ok((
+                portcullis::history::Format::Jsonl,
+                Box::new(std::io::BufReader::new(file)),
+            ))
+        };
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        for workers in [1, cores] {
+            let start = Instant::now();
+            let mut rounds = 0;
+            let mut commands = 0;
+            while rounds == 0 || start.elapsed().as_secs_f64() < 1.0 {
+                let summary = portcullis::replay::run(
+                    &source,
+                    open,
+                    &location,
+                    false,
+                    workers,
+                    &mut std::io::sink(),
+                    |_| {},
+                )
+                .expect("replay the sessions");
+                commands += summary.total();
+                rounds += 1;
+            }
+            let rate = commands as f64 / start.elapsed().as_secs_f64();
+            println!(
+                "replay of the agent sessions ({} commands): {rate:.0} commands/s with {workers} worker(s)",
+                commands / rounds
+            );
+        }
+    }
+
     // Lexicon coverage: verbs seen 3+ times that the lexicon does not know
     // (tldr placeholder names, listed in tests/data, are not programs).
     let placeholders: Vec<String> = std::fs::read_to_string(

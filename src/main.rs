@@ -328,6 +328,7 @@ fn replay_command(args: &[String]) -> Result<u8, CliError> {
     // output stays in input order.
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
     let mut out = io::BufWriter::new(io::stdout());
+    let mut progress = Progress::new(&inputs);
     let summary = portcullis::replay::run(
         &inputs,
         open,
@@ -335,9 +336,10 @@ fn replay_command(args: &[String]) -> Result<u8, CliError> {
         common.json,
         workers,
         &mut out,
-        |_| {},
+        |bytes| progress.update(bytes),
     )
     .map_err(|e| CliError(format!("replay: {e}")))?;
+    progress.finish();
     let summary = &summary;
     let written = if common.summary_json {
         writeln!(out, "{}", summary.json())
@@ -356,6 +358,73 @@ fn replay_command(args: &[String]) -> Result<u8, CliError> {
             .any(|v| *v >= floor && summary.counts[*v as usize] > 0)
     });
     Ok(if reached { 1 } else { 0 })
+}
+
+/// A progress bar on stderr for a replay that takes more than a second,
+/// only when stderr is a terminal (nothing on stdout, nothing in pipes).
+struct Progress {
+    total: Option<u64>,
+    started: std::time::Instant,
+    bar: Option<indicatif::ProgressBar>,
+    terminal: bool,
+}
+
+impl Progress {
+    fn new(inputs: &[String]) -> Progress {
+        use std::io::IsTerminal;
+        // The total is known when every input is a file.
+        let total = inputs
+            .iter()
+            .map(|s| {
+                (s != "-")
+                    .then(|| std::fs::metadata(s).ok().map(|m| m.len()))
+                    .flatten()
+            })
+            .sum::<Option<u64>>();
+        Progress {
+            total,
+            started: std::time::Instant::now(),
+            bar: None,
+            terminal: io::stderr().is_terminal(),
+        }
+    }
+
+    fn update(&mut self, bytes: usize) {
+        if !self.terminal {
+            return;
+        }
+        if self.bar.is_none() && self.started.elapsed() >= std::time::Duration::from_secs(1) {
+            let bar = match self.total {
+                Some(total) => indicatif::ProgressBar::new(total).with_style(
+                    indicatif::ProgressStyle::with_template(
+                        "replay {bar:40} {bytes}/{total_bytes} ({bytes_per_sec}, {eta} left)",
+                    )
+                    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+                ),
+                None => indicatif::ProgressBar::new_spinner().with_style(
+                    indicatif::ProgressStyle::with_template(
+                        "replay {spinner} {bytes} read ({bytes_per_sec})",
+                    )
+                    .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+                ),
+            };
+            bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+            // The rate counts from now, not from the bytes read before the
+            // bar appeared.
+            bar.set_position(bytes as u64);
+            bar.reset_eta();
+            self.bar = Some(bar);
+        }
+        if let Some(bar) = &self.bar {
+            bar.set_position(bytes as u64);
+        }
+    }
+
+    fn finish(&mut self) {
+        if let Some(bar) = self.bar.take() {
+            bar.finish_and_clear();
+        }
+    }
 }
 
 /// Every `.jsonl` file under a folder (eight levels deep at most).
