@@ -442,3 +442,56 @@ fn multibyte_text_in_every_position_never_panics() {
         assert!(!decision.top.rule.is_empty());
     }
 }
+
+/// Every history reader on hostile bytes: random bytes and mangled pieces
+/// of each format (truncated JSON, stray backslashes, metafied bytes, bare
+/// timestamps) never panic, and every line that yields no command is
+/// reported rather than dropped when it is not blank.
+#[test]
+fn history_readers_survive_random_input() {
+    use portcullis::history::{self, Format, Kind};
+    let pieces: &[&[u8]] = &[
+        b"#1672918999\n", b"#-99999999999999999999\n", b": 1613322469:0;", b": x:y;", b"\\\n",
+        b"\x83", b"\x83\xff", b"- cmd: ", b"  when: ", b"  paths:\n", b"    - ", b"{", b"}",
+        b"\"", b"{\"type\":\"assistant\",\"message\":{\"content\":[{\"type\":\"tool_use\",\"name\":\"Bash\",\"input\":{\"command\":",
+        b"{\"cmd\":", b"<bash-input>", b"</bash-input>", b"\n", b"\r\n", b"ls -la", b"\xff\xfe", b"\0",
+    ];
+    let mut rng = Rng(0x5eed_1234_abcd_ef01);
+    let runs: usize = std::env::var("PORTCULLIS_HISTORY_RUNS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3000);
+    for _ in 0..runs {
+        let mut input = Vec::new();
+        for _ in 0..(rng.next() % 40) {
+            if rng.next().is_multiple_of(4) {
+                input.push((rng.next() % 256) as u8);
+            } else {
+                input.extend_from_slice(pieces[(rng.next() % pieces.len() as u64) as usize]);
+            }
+        }
+        for (_, format) in Format::NAMES {
+            let mut records = Vec::new();
+            history::read(*format, input.as_slice(), |r| records.push(r))
+                .expect("reading from memory cannot fail");
+            let lines = input.split(|b| *b == b'\n').count();
+            for record in &records {
+                assert!(
+                    record.line >= 1 && record.line <= lines,
+                    "{format:?}: line {} of {lines}",
+                    record.line
+                );
+                if let Kind::Command(c) = &record.kind {
+                    assert!(
+                        !c.trim().is_empty()
+                            || *format == Format::Fish
+                            || *format == Format::Claude
+                            || *format == Format::Jsonl,
+                        "{format:?}: an empty command"
+                    );
+                }
+            }
+        }
+        let _ = history::detect(None, &input);
+    }
+}
