@@ -253,7 +253,7 @@ pub fn problem_rule(file: &str) -> Option<&'static str> {
     match file {
         policy::CAGE_FILE => Some("cage.cage_config"),
         policy::MANIFEST_YAML | policy::MANIFEST_JSON => Some("cage.manifest_forbidden_zone"),
-        policy::ACTIVE_MISSION => Some("gantry.forbidden_zone"),
+        policy::ACTIVE_MISSION | policy::POLICY_POINTER => Some("gantry.forbidden_zone"),
         _ => None,
     }
 }
@@ -288,6 +288,17 @@ fn judge_gantry(gantry: &policy::Gantry, rel: &Pattern, spot: &Spot, hits: &mut 
             &format!("inside the forbidden zone `{zone}` (GXT_FORBIDDEN_ZONE)"),
             &format!("{from} of mission {} for skill {}", m.file, m.skill),
             "Forbidden zones must not be touched: stop and escalate to the Planner, or fail the task. Do not write there by another route.",
+        );
+    }
+    if let Some(zone) = gantry.org_zones.iter().find(|z| zone_covers(z)) {
+        add(
+            hits,
+            spot,
+            Verdict::Blocked,
+            "gantry.forbidden_zone",
+            &format!("inside the forbidden zone `{zone}` (GXT_FORBIDDEN_ZONE)"),
+            "the organisation policy's forbidden_zones_add",
+            "Forbidden zones must not be touched: stop and escalate to the Planner, or fail the task.",
         );
     }
     if let Some((zone, skill)) = gantry.all_zones.iter().find(|(z, _)| zone_covers(z)) {

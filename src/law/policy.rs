@@ -25,6 +25,8 @@ pub const MANIFEST_YAML: &str = ".gitagent/foreman/MANIFEST.yaml";
 pub const MANIFEST_JSON: &str = ".gitagent/foreman/MANIFEST.json";
 /// The pin naming the active mission.
 pub const ACTIVE_MISSION: &str = ".gitagent/missions/.active-mission";
+/// gantry's pin of the organisation policy bundle.
+pub const POLICY_POINTER: &str = ".gitagent/foreman/POLICY.pointer.json";
 /// veritas-kanban's project maximum trust.
 pub const TRUST_FILE: &str = ".veritas-kanban/workspace-trust.json";
 
@@ -79,6 +81,9 @@ pub struct Gantry {
     pub perimeter: Vec<String>,
     /// The active mission, when one is pinned and readable.
     pub mission: Option<Mission>,
+    /// The organisation policy bundle's `forbidden_zones_add`, when the
+    /// repository pins one: forbidden whatever the skill or mission.
+    pub org_zones: Vec<String>,
 }
 
 /// The active mission's effective scope.
@@ -449,7 +454,62 @@ fn load_gantry(root: &Path) -> Result<Option<Gantry>, Problem> {
         ];
     }
     gantry.mission = load_mission(root, &skill_scopes)?;
+    let (org_zones, org_perimeter) = load_org_policy(root)?;
+    gantry.org_zones = org_zones;
+    gantry.perimeter.extend(org_perimeter);
     Ok(Some(gantry))
+}
+
+/// The organisation policy (ADR-0042, a tighten-only floor): the pointer
+/// names a bundle pinned to a commit, cached by `gantry policy pull` under
+/// `.gitagent/history/policy/<commit>/<bundle_path>`; its
+/// `manifest_constraints` add forbidden zones and perimeter paths. No
+/// pointer: no org policy. A pointer whose bundle is not cached, or that
+/// cannot be read, is a problem (read in the strictest way): gantry's own
+/// verify fails closed on it too.
+fn load_org_policy(root: &Path) -> Result<(Vec<String>, Vec<String>), Problem> {
+    let problem = |message: String| Problem {
+        file: POLICY_POINTER,
+        message,
+    };
+    let Some(text) = read_policy_file(root, POLICY_POINTER).map_err(problem)? else {
+        return Ok((Vec::new(), Vec::new()));
+    };
+    let pointer = document::json(&text).map_err(problem)?;
+    let commit = pointer
+        .get("pinned_commit")
+        .and_then(Node::text)
+        .filter(|c| (40..=64).contains(&c.len()) && c.bytes().all(|b| b.is_ascii_hexdigit()))
+        .ok_or_else(|| problem("`pinned_commit` must be a 40 to 64 digit hex commit".into()))?;
+    let bundle_path = pointer
+        .get("bundle_path")
+        .and_then(Node::text)
+        .unwrap_or("ORG-POLICY.yaml");
+    let bundle_path = normalise_entry(bundle_path, "bundle_path").map_err(problem)?;
+    let cached = format!(".gitagent/history/policy/{commit}/{bundle_path}");
+    let bundle = match read_policy_file(root, &cached) {
+        Ok(Some(text)) => text,
+        Ok(None) => {
+            return Err(problem(format!(
+                "pins a policy bundle that is not cached at {cached} (run `gantry policy pull`)"
+            )));
+        }
+        Err(message) => return Err(problem(format!("{cached} {message}"))),
+    };
+    let bundle = document::yaml(&bundle).map_err(|m| problem(format!("{cached}: {m}")))?;
+    let constraints = bundle.get("manifest_constraints");
+    let zones = path_list(
+        constraints.and_then(|c| c.get("forbidden_zones_add")),
+        "forbidden_zones_add",
+    )
+    .map_err(|m| problem(format!("{cached}: {m}")))?;
+    let perimeter = match constraints.and_then(|c| c.get("perimeter_protected_add")) {
+        Some(list) => list
+            .strings("perimeter_protected_add")
+            .map_err(|m| problem(format!("{cached}: {m}")))?,
+        None => Vec::new(),
+    };
+    Ok((zones, perimeter))
 }
 
 /// The same document with line numbers dropped, to compare YAML and JSON.

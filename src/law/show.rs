@@ -5,7 +5,9 @@
 //! Takes a loaded [`Law`]; returns rows and their rendering. Reads nothing.
 
 use super::Law;
-use super::policy::{ACTIVE_MISSION, CAGE_FILE, MANIFEST_JSON, MANIFEST_YAML, TRUST_FILE, Trust};
+use super::policy::{
+    ACTIVE_MISSION, CAGE_FILE, MANIFEST_JSON, MANIFEST_YAML, POLICY_POINTER, TRUST_FILE, Trust,
+};
 use crate::rules::PROTECTED_RULES;
 use crate::verdict::Verdict;
 use serde_json::{Value, json};
@@ -129,6 +131,14 @@ impl Law {
                     );
                 }
             }
+            for zone in &gantry.org_zones {
+                push(
+                    Verdict::Blocked,
+                    "gantry.forbidden_zone",
+                    zone.clone(),
+                    format!("organisation policy ({POLICY_POINTER})"),
+                );
+            }
             for (zone, skill) in &gantry.all_zones {
                 push(
                     Verdict::Blocked,
@@ -184,6 +194,7 @@ impl Law {
             MANIFEST_YAML,
             MANIFEST_JSON,
             ACTIVE_MISSION,
+            POLICY_POINTER,
             TRUST_FILE,
         ]
         .into_iter()
