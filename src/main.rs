@@ -18,7 +18,7 @@ const USAGE: &str = "usage:
   portcullis check [--json] [--cwd DIR] -- COMMAND
   portcullis explain [--tree] [--cwd DIR] -- COMMAND
   portcullis replay [--format auto|lines|jsonl|sessions|bash|zsh|fish|claude] [--json | --summary-json]
-                    [--fail-on SIGNED|BLOCKED] [--cwd DIR] FILE…|DIR|-
+                    [--fail-on SIGNED|BLOCKED] [--threads N] [--cwd DIR] FILE…|DIR|-
   portcullis policy [--json] [DIR]
   portcullis opencode-permissions
   portcullis rules [--verbs]";
@@ -107,6 +107,7 @@ struct Common {
     tree: bool,
     summary_json: bool,
     fail_on: Option<Verdict>,
+    threads: Option<usize>,
     cwd: Option<PathBuf>,
     format: String,
     positional: Vec<String>,
@@ -118,6 +119,7 @@ fn parse_common(args: &[String], allow: &[&str]) -> Result<Common, CliError> {
         tree: false,
         summary_json: false,
         fail_on: None,
+        threads: None,
         cwd: None,
         format: "auto".into(),
         positional: Vec::new(),
@@ -138,6 +140,13 @@ fn parse_common(args: &[String], allow: &[&str]) -> Result<Common, CliError> {
             "--json" if allow.contains(&"--json") => common.json = true,
             "--tree" if allow.contains(&"--tree") => common.tree = true,
             "--summary-json" if allow.contains(&"--summary-json") => common.summary_json = true,
+            "--threads" if allow.contains(&"--threads") => {
+                let n = value(i)?;
+                common.threads = Some(n.parse().ok().filter(|n| *n >= 1).ok_or_else(|| {
+                    CliError(format!("--threads takes a number of at least 1, not `{n}`"))
+                })?);
+                i += 1;
+            }
             "--fail-on" if allow.contains(&"--fail-on") => {
                 let verdict = value(i)?;
                 common.fail_on = match verdict.as_str() {
@@ -282,7 +291,16 @@ fn explain_command(args: &[String]) -> Result<u8, CliError> {
 }
 
 fn replay_command(args: &[String]) -> Result<u8, CliError> {
-    let common = parse_common(args, &["--json", "--format", "--summary-json", "--fail-on"])?;
+    let common = parse_common(
+        args,
+        &[
+            "--json",
+            "--format",
+            "--summary-json",
+            "--fail-on",
+            "--threads",
+        ],
+    )?;
     let forced = match common.format.as_str() {
         "auto" => None,
         name => Some(history::Format::named(name).ok_or_else(|| {
@@ -326,7 +344,9 @@ fn replay_command(args: &[String]) -> Result<u8, CliError> {
     };
     // Both cores (or as many as there are, up to eight) judge in parallel;
     // output stays in input order.
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+    let workers = common
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get().min(8)));
     let mut out = io::BufWriter::new(io::stdout());
     let mut progress = Progress::new(&inputs);
     let summary = portcullis::replay::run(

@@ -251,3 +251,22 @@ fn parallel_replay_keeps_input_order_and_counts() {
     assert_eq!(summary["verdicts"]["BLOCKED"], 1000);
     assert_eq!(summary["blocked"][0]["line"], 3);
 }
+
+#[test]
+fn any_number_of_threads_gives_the_same_rows() {
+    let mut input = String::new();
+    for i in 0..1500 {
+        input.push_str(&format!("echo {i} > out{i}.txt && git push origin b{i}\n"));
+    }
+    let one = rows(
+        &["--threads", "1", "--format", "lines", "-"],
+        input.as_bytes(),
+    );
+    let three = rows(
+        &["--threads", "3", "--format", "lines", "-"],
+        input.as_bytes(),
+    );
+    assert_eq!(one.len(), 1500);
+    assert_eq!(one, three);
+    assert_eq!(run(&["--threads", "0", "-"], b"ls\n").0, Some(2));
+}
