@@ -238,24 +238,30 @@ fn read_lines(reader: impl BufRead, mut each: impl FnMut(Record), bash: bool) ->
     Ok(())
 }
 
+/// One JSONL line as a JSON value; `None` for a blank line, or (with a
+/// broken record given to `each`) for one that is not UTF-8 or not JSON.
+fn json_line(number: usize, bytes: Vec<u8>, each: &mut impl FnMut(Record)) -> Option<Value> {
+    let text = utf8(number, bytes, each)?;
+    if text.trim().is_empty() {
+        return None;
+    }
+    match serde_json::from_str(&text) {
+        Ok(value) => Some(value),
+        Err(e) => {
+            each(Record::new(
+                number,
+                Kind::Broken(format!("is not JSON ({e})")),
+            ));
+            None
+        }
+    }
+}
+
 fn read_jsonl(reader: impl BufRead, mut each: impl FnMut(Record)) -> io::Result<()> {
     for item in lines(reader) {
         let (number, bytes) = item?;
-        let Some(text) = utf8(number, bytes, &mut each) else {
+        let Some(value) = json_line(number, bytes, &mut each) else {
             continue;
-        };
-        if text.trim().is_empty() {
-            continue;
-        }
-        let value: Value = match serde_json::from_str(&text) {
-            Ok(value) => value,
-            Err(e) => {
-                each(Record::new(
-                    number,
-                    Kind::Broken(format!("is not JSON ({e})")),
-                ));
-                continue;
-            }
         };
         let command = match &value {
             Value::String(s) => Some(s.clone()),
@@ -474,21 +480,8 @@ const EDIT_TOOLS: &[&str] = &["Write", "Edit", "MultiEdit", "NotebookEdit"];
 fn read_claude(reader: impl BufRead, mut each: impl FnMut(Record)) -> io::Result<()> {
     for item in lines(reader) {
         let (number, bytes) = item?;
-        let Some(text) = utf8(number, bytes, &mut each) else {
+        let Some(value) = json_line(number, bytes, &mut each) else {
             continue;
-        };
-        if text.trim().is_empty() {
-            continue;
-        }
-        let value: Value = match serde_json::from_str(&text) {
-            Ok(value) => value,
-            Err(e) => {
-                each(Record::new(
-                    number,
-                    Kind::Broken(format!("is not JSON ({e})")),
-                ));
-                continue;
-            }
         };
         let stamp = |kind: Kind| Record {
             line: number,

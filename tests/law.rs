@@ -230,9 +230,11 @@ fn every_law_rule_has_a_case() {
     }
 }
 
-fn hook(request: &serde_json::Value) -> (i32, String) {
+/// `portcullis hook ARGS` on `request`; exit code and stdout.
+fn hook_with(args: &[&str], request: &serde_json::Value) -> (i32, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_portcullis"))
         .arg("hook")
+        .args(args)
         .env("HOME", fixtures().join("home"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -250,6 +252,10 @@ fn hook(request: &serde_json::Value) -> (i32, String) {
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),
     )
+}
+
+fn hook(request: &serde_json::Value) -> (i32, String) {
+    hook_with(&[], request)
 }
 
 /// The edit tools through the real hook: a write the law allows prints
@@ -323,25 +329,14 @@ fn edit_tools_through_the_hook() {
 #[test]
 fn opencode_edit_tools() {
     let root = fixtures().join("plain");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_portcullis"))
-        .args(["hook", "--host", "opencode"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
     let request = serde_json::json!({
         "tool": "write",
         "args": { "filePath": root.join(".env").to_string_lossy() },
         "cwd": root.to_string_lossy(),
     });
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(request.to_string().as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let (code, stdout) = hook_with(&["--host", "opencode"], &request);
+    assert_eq!(code, 0);
+    let value: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(value["verdict"], "BLOCKED");
     assert_eq!(value["rule"], "cage.secrets");
 }

@@ -17,23 +17,9 @@ fn fixture(name: &str) -> PathBuf {
 
 /// Replays `args` with `--json`; the rows, in order.
 fn rows(args: &[&str], stdin: &[u8]) -> Vec<Value> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_portcullis"))
-        .arg("replay")
-        .arg("--json")
-        .args(["--cwd", "/tmp"])
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run portcullis");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin)
-        .expect("write");
-    let out = child.wait_with_output().expect("wait");
+    let mut all = vec!["--json"];
+    all.extend_from_slice(args);
+    let out = replay(&all, stdin);
     assert_eq!(
         out.status.code(),
         Some(0),
@@ -161,8 +147,8 @@ fn auto_detects_every_format_from_stdin() {
     }
 }
 
-/// Runs `replay ARGS` (no `--json`); exit code and stdout.
-fn run(args: &[&str], stdin: &[u8]) -> (Option<i32>, String) {
+/// Runs `replay --cwd /tmp ARGS` with `stdin`.
+fn replay(args: &[&str], stdin: &[u8]) -> std::process::Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_portcullis"))
         .arg("replay")
         .args(["--cwd", "/tmp"])
@@ -174,7 +160,12 @@ fn run(args: &[&str], stdin: &[u8]) -> (Option<i32>, String) {
         .expect("run portcullis");
     // A usage error exits before reading stdin: a closed pipe is fine.
     let _ = child.stdin.take().expect("stdin").write_all(stdin);
-    let out = child.wait_with_output().expect("wait");
+    child.wait_with_output().expect("wait")
+}
+
+/// Runs `replay ARGS` (no `--json`); exit code and stdout.
+fn run(args: &[&str], stdin: &[u8]) -> (Option<i32>, String) {
+    let out = replay(args, stdin);
     (
         out.status.code(),
         String::from_utf8_lossy(&out.stdout).into_owned(),

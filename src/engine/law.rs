@@ -86,7 +86,6 @@ impl Run<'_> {
         &mut self,
         word: &Word,
         cwd: Option<&Path>,
-        reach: Reach,
         part: &str,
         depth: usize,
     ) {
@@ -94,7 +93,6 @@ impl Run<'_> {
         let mut named = Pattern::literal(&cwd.to_string_lossy());
         named.push_literal("/");
         named.append(&Pattern::git_pathspec(word.value.trim_start_matches("./")));
-        let _ = reach;
         let files = Spot {
             shown: word.value.clone(),
             named,

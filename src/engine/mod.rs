@@ -831,7 +831,7 @@ impl<'a> Run<'a> {
             };
             if let (Some(word), Some(reach)) = (word, reach) {
                 if verb == "git" && !word.glob && word.value.contains(['*', '?', '[']) {
-                    self.git_pathspec(&word, targets_cwd.as_deref(), reach, part, depth);
+                    self.git_pathspec(&word, targets_cwd.as_deref(), part, depth);
                 }
                 self.write_target(&word, targets_cwd.clone(), reach, part, depth);
             }

@@ -184,10 +184,7 @@ impl Laws {
             && let Some((folder, last)) = &spot.folder
         {
             // Every match lies in this folder: a rule covering it is certain.
-            let inside = Spot {
-                folder: None,
-                ..Spot::path(folder, &spot.shown, Reach::Path, &mut self.fs)
-            };
+            let inside = Spot::path(folder, &spot.shown, Reach::Path, &mut self.fs);
             let certain = self.judge(&inside);
             if !certain.is_empty() {
                 return certain;
@@ -204,10 +201,7 @@ impl Laws {
                     if !name.matches(entry_name) {
                         continue;
                     }
-                    let matched = Spot {
-                        folder: None,
-                        ..Spot::path(&entry.path(), &spot.shown, spot.reach, &mut self.fs)
-                    };
+                    let matched = Spot::path(&entry.path(), &spot.shown, spot.reach, &mut self.fs);
                     for hit in self.judge(&matched) {
                         if !hits.iter().any(|h: &Hit| h.rule == hit.rule) {
                             hits.push(hit);
