@@ -200,6 +200,51 @@ pub fn claude_output(decision: &Decision, options: HookOptions) -> Option<String
     Some(output.to_string())
 }
 
+/// Which host's output format a hook call prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Host {
+    /// Claude Code's PreToolUse output.
+    Claude,
+    /// One JSON verdict object, for the OpenCode plugin.
+    OpenCode,
+}
+
+/// One whole hook call, as the binary runs it: the request's bytes in, the
+/// line to print (if any) out. `home` is the home folder; `fallback_cwd`
+/// stands in for a request without a `cwd` (Claude Code runs hooks in the
+/// session's folder). An error is a request that could not be read: the
+/// caller reports it and exits 2, which blocks the call.
+pub fn respond(
+    input: &[u8],
+    host: Host,
+    options: HookOptions,
+    home: Option<PathBuf>,
+    fallback_cwd: Option<PathBuf>,
+) -> Result<Option<String>, HookError> {
+    let mut request = parse_request(input, home)?;
+    if request.location.cwd.is_none() {
+        request.location.cwd = fallback_cwd;
+    }
+    let mut laws = crate::law::Laws::new(request.location.cwd.as_deref());
+    let (decision, file_tool) = match &request.call {
+        ToolCall::Bash { command } => (
+            crate::engine::evaluate_in(command, &request.location, &mut laws),
+            false,
+        ),
+        ToolCall::File { kind, path, .. } => (
+            crate::engine::evaluate_edit(*kind, path, &request.location, &mut laws),
+            true,
+        ),
+        ToolCall::Other { .. } => return Ok(None),
+    };
+    Ok(match host {
+        Host::OpenCode => Some(opencode_output(&decision)),
+        // A file the law allows: the host decides as usual.
+        Host::Claude if file_tool && decision.verdict() == Verdict::Free => None,
+        Host::Claude => claude_output(&decision, options),
+    })
+}
+
 /// The OpenCode plugin's output: one JSON verdict object.
 pub fn opencode_output(decision: &Decision) -> String {
     crate::render::json_object(decision, None).to_string()

@@ -7,7 +7,7 @@
 
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use portcullis::hook::{self, HookOptions, ToolCall};
+use portcullis::hook::{self, HookOptions, Host};
 use portcullis::{Location, Verdict, history, limits, render, rules};
 use std::io::{self, BufRead, Read, Write};
 use std::path::PathBuf;
@@ -188,13 +188,13 @@ fn location(cwd: Option<PathBuf>) -> Location {
 
 fn hook_command(args: &[String]) -> Result<u8, CliError> {
     let mut options = HookOptions::default();
-    let mut opencode = false;
+    let mut host = Host::Claude;
     let mut i = 0;
     while i < args.len() {
         let value = args.get(i + 1).map(String::as_str);
         match (args[i].as_str(), value) {
-            ("--host", Some("claude" | "claude-code")) => opencode = false,
-            ("--host", Some("opencode")) => opencode = true,
+            ("--host", Some("claude" | "claude-code")) => host = Host::Claude,
+            ("--host", Some("opencode")) => host = Host::OpenCode,
             ("--free", Some("allow")) => options.free_allows = true,
             ("--free", Some("defer")) => options.free_allows = false,
             ("--unknown", Some("defer")) => options.unknown_asks = false,
@@ -213,32 +213,10 @@ fn hook_command(args: &[String]) -> Result<u8, CliError> {
         .take(limits::MAX_STDIN_BYTES as u64 + 1)
         .read_to_end(&mut input)
         .map_err(|e| CliError(format!("cannot read stdin: {e}")))?;
-    let mut request = hook::parse_request(&input, home()).map_err(|e| CliError(e.to_string()))?;
     // Claude Code runs hooks in the session's folder: without a `cwd` field
     // (older hosts), that folder is the best answer.
-    if request.location.cwd.is_none() {
-        request.location.cwd = std::env::current_dir().ok();
-    }
-    let mut laws = portcullis::law::Laws::new(request.location.cwd.as_deref());
-    let (decision, file_tool) = match &request.call {
-        ToolCall::Bash { command } => (
-            portcullis::engine::evaluate_in(command, &request.location, &mut laws),
-            false,
-        ),
-        ToolCall::File { kind, path, .. } => (
-            portcullis::engine::evaluate_edit(*kind, path, &request.location, &mut laws),
-            true,
-        ),
-        ToolCall::Other { .. } => return Ok(0),
-    };
-    let output = if opencode {
-        Some(hook::opencode_output(&decision))
-    } else if file_tool && decision.verdict() == Verdict::Free {
-        // A file the law allows: the host decides as usual.
-        None
-    } else {
-        hook::claude_output(&decision, options)
-    };
+    let output = hook::respond(&input, host, options, home(), std::env::current_dir().ok())
+        .map_err(|e| CliError(e.to_string()))?;
     if let Some(output) = output {
         let mut stdout = io::stdout().lock();
         writeln!(stdout, "{output}").map_err(|e| CliError(format!("cannot write stdout: {e}")))?;
