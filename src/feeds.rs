@@ -51,6 +51,10 @@ pub fn producer_verb(words: &[Word]) -> (String, Vec<Word>) {
     for _ in 0..limits::MAX_PEEL_DEPTH {
         match peel::peel(&words) {
             Step::Inner { inner, .. } => words = inner,
+            Step::Either { main, .. } => match *main {
+                Step::Inner { inner, .. } => words = inner,
+                _ => break,
+            },
             _ => break,
         }
     }

@@ -22,6 +22,10 @@ pub const MAX_SEPARATORS: usize = 20_000;
 /// Deepest chain of wrappers and re-parsed scripts (`sudo bash -c "eval …"`).
 pub const MAX_PEEL_DEPTH: usize = 16;
 
+/// Most wrappers read two ways (`watch`, `xargs`: see `peel::Step::Either`)
+/// in one request.
+pub const MAX_OTHER_READINGS: usize = 16;
+
 /// Largest heredoc or `-c` script parsed again as shell, in bytes.
 pub const MAX_SCRIPT_BYTES: usize = 256 << 10;
 

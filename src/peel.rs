@@ -50,6 +50,16 @@ pub enum Step {
         /// The script path.
         file: Word,
     },
+    /// Two readings of the same call, both judged: the usual one, and the
+    /// inner words as written. `watch a b` runs `sh -c "a b"` (quotes lost)
+    /// but `watch -x a b` and other watches run argv; `xargs cmd` appends
+    /// stdin's words, but with empty stdin GNU xargs runs `cmd` as is.
+    Either {
+        /// The usual reading.
+        main: Box<Step>,
+        /// The inner command's words as written.
+        also: Vec<Word>,
+    },
     /// The wrapper runs nothing else (`sudo -i`, `command -v x`).
     Alone {
         /// The wrapper's name.
@@ -315,11 +325,26 @@ fn peel_wrapper(w: &'static Wrapper, words: &[Word]) -> Step {
             given_arguments = Some(rest);
         }
     }
-    if w.mode == WrapperMode::Join && !inner.is_empty() {
+    // One operand with blanks (`watch 'git status'`) is only a script: no
+    // program is called `git status`.
+    if w.mode == WrapperMode::Join
+        && inner.len() == 1
+        && inner[0].value.contains(char::is_whitespace)
+    {
         return Step::Script {
             wrapper: w.name.to_string(),
             class: w.class,
             script: join(&inner),
+        };
+    }
+    if w.mode == WrapperMode::Join && !inner.is_empty() {
+        return Step::Either {
+            main: Box::new(Step::Script {
+                wrapper: w.name.to_string(),
+                class: w.class,
+                script: join(&inner),
+            }),
+            also: inner,
         };
     }
     if w.mode == WrapperMode::Xargs && !inner.is_empty() {
@@ -340,7 +365,10 @@ fn peel_wrapper(w: &'static Wrapper, words: &[Word]) -> Step {
                     for argument in arguments {
                         let mut each = word.clone();
                         each.value = word.value.replace(placeholder.as_str(), &argument.value);
-                        each.dynamic |= argument.dynamic;
+                        // A word that is only the placeholder becomes the
+                        // argument (find's `{}` may have marked it unknown).
+                        each.dynamic = argument.dynamic
+                            || (word.dynamic && word.value != placeholder.as_str());
                         each.glob |= argument.glob;
                         each.tilde = argument.tilde && word.value.starts_with(placeholder.as_str());
                         expanded.push(each);
@@ -363,10 +391,15 @@ fn peel_wrapper(w: &'static Wrapper, words: &[Word]) -> Step {
         if let Some(arguments) = given_arguments.take().filter(|_| !replaced) {
             inner.extend(arguments);
         } else if !replaced {
+            let as_written = inner.clone();
             let mut more = Word::literal("<stdin>");
             more.dynamic = true;
             more.source = "<operands from stdin>".into();
             inner.push(more);
+            return Step::Either {
+                main: Box::new(finish(w, inner, cwd)),
+                also: as_written,
+            };
         }
     }
     finish(w, inner, cwd)

@@ -169,6 +169,8 @@ struct Run<'a> {
     functions: Vec<String>,
     /// Files written by heredocs so far in this command line.
     written: Vec<code::WrittenScript>,
+    /// Wrappers read two ways so far (`Run::other_reading`).
+    other_readings: usize,
 }
 
 /// Where one simple command sits: its text, and what its stdin is.
@@ -187,6 +189,7 @@ impl<'a> Run<'a> {
             trace: traced.then(Vec::new),
             functions: Vec::new(),
             written: Vec::new(),
+            other_readings: 0,
         }
     }
 
@@ -391,6 +394,41 @@ impl<'a> Run<'a> {
         self.words(command.words.clone(), site, depth, cwd);
     }
 
+    /// Judges the other reading of a wrapper (`Step::Either`): the inner
+    /// words as written, as a command of their own. Each top-level request
+    /// gets a bounded number of these (`xargs xargs xargs …` would double
+    /// the work at every layer); past the bound the request is refused.
+    fn other_reading(
+        &mut self,
+        words: Vec<Word>,
+        site: &Site,
+        depth: usize,
+        cwd: &Option<PathBuf>,
+    ) {
+        if self.other_readings >= limits::MAX_OTHER_READINGS {
+            if self.other_readings == limits::MAX_OTHER_READINGS {
+                self.find(
+                    Verdict::Signed,
+                    "parse.too-deep",
+                    format!(
+                        "more than {} wrappers that can be read two ways (`watch`, `xargs`)",
+                        limits::MAX_OTHER_READINGS
+                    ),
+                    "Run the inner command directly.",
+                    &site.command.text,
+                );
+            }
+            self.other_readings += 1;
+            return;
+        }
+        self.other_readings += 1;
+        self.note(depth, || {
+            format!("also read as written: {}", render_words(&words))
+        });
+        let mut cwd = cwd.clone();
+        self.words(words, site, depth, &mut cwd);
+    }
+
     /// Peels and judges one argv.
     fn words(
         &mut self,
@@ -426,8 +464,15 @@ impl<'a> Run<'a> {
                 );
                 return;
             }
-            match peel::peel(&words) {
+            let mut step = peel::peel(&words);
+            if let Step::Either { main, also } = step {
+                self.other_reading(also, site, depth, &local_cwd);
+                step = *main;
+            }
+            match step {
                 Step::Verb => break,
+                // `peel` never nests one `Either` in another.
+                Step::Either { .. } => break,
                 Step::Inner {
                     wrapper,
                     class,

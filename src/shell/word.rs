@@ -117,7 +117,8 @@ fn append(node: Node, src: &[u8], vars: &Vars, word: &mut Word, depth: usize) {
                 }
                 covered = covered.max(child.end_byte());
                 match child.kind() {
-                    "\"" | "$\"" => {}
+                    // `$"…"` (a locale-translated string) is its text.
+                    "\"" | "$\"" | "$" => {}
                     "string_content" => unescape_double_quoted(text(child, src), word),
                     _ => append(child, src, vars, word, depth + 1),
                 }
