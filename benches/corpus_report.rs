@@ -172,10 +172,10 @@ fn main() {
             std::fs::read_to_string(dir.join("agent-mini-swe-agent-gemini3-swebv.sessions.jsonl"))
         {
             for line in text.lines() {
-                if let Ok(value) = serde_json::from_str::<serde_json::Value>(line) {
-                    if let Some(cmd) = value.get("cmd").and_then(|c| c.as_str()) {
-                        commands.push(cmd.to_string());
-                    }
+                if let Ok(value) = serde_json::from_str::<serde_json::Value>(line)
+                    && let Some(cmd) = value.get("cmd").and_then(|c| c.as_str())
+                {
+                    commands.push(cmd.to_string());
                 }
             }
         }
