@@ -15,6 +15,20 @@ pub const MAX_TREE_DEPTH: usize = 256;
 /// Most simple commands judged in one request.
 pub const MAX_COMMANDS: usize = 10_000;
 
+/// Most words (arguments, in every command) judged in one script. Each is
+/// decoded, resolved and matched: past this the request is refused.
+pub const MAX_WORDS: usize = 100_000;
+
+/// Most blank-separated tokens in one script before it is refused without
+/// parsing: tree-sitter-bash's tree takes ~250 bytes a token (100,000
+/// tokens: 30 MiB at peak).
+pub const MAX_TOKENS: usize = 100_000;
+
+/// Most `|` in one script before it is refused without parsing:
+/// tree-sitter-bash's memory grows with the square of a pipeline's length
+/// (3,000 stages took 128 MiB).
+pub const MAX_PIPES: usize = 1_000;
+
 /// Most command separators (`|`, `;`, `&`, newlines) in one request before
 /// it is refused without parsing: far more than `MAX_COMMANDS` commands.
 pub const MAX_SEPARATORS: usize = 20_000;

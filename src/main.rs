@@ -34,7 +34,33 @@ macro_rules! out {
     }};
 }
 
+/// An abort (tree-sitter out of memory, Rust's stack-overflow guard, an
+/// allocation failure) would end the process by signal, which Claude Code
+/// reads as "no opinion" and runs the tool. This handler turns it into one
+/// stderr line and exit 2, which blocks the call. Only async-signal-safe
+/// calls: `write` and `_exit`.
+extern "C" fn abort_handler(_signal: libc::c_int) {
+    const MESSAGE: &[u8] = b"portcullis: internal error (abort); blocking to be safe\n";
+    // SAFETY: write and _exit are async-signal-safe; the buffer is static.
+    unsafe {
+        libc::write(2, MESSAGE.as_ptr().cast(), MESSAGE.len());
+        libc::_exit(2);
+    }
+}
+
+fn install_abort_handler() {
+    // SAFETY: sigaction with a zeroed struct, an empty mask and a handler
+    // that only calls async-signal-safe functions.
+    unsafe {
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = abort_handler as *const () as libc::sighandler_t;
+        libc::sigemptyset(&mut action.sa_mask);
+        libc::sigaction(libc::SIGABRT, &action, std::ptr::null_mut());
+    }
+}
+
 fn main() -> ExitCode {
+    install_abort_handler();
     // Fail closed: an internal panic must never surface as an exit code the
     // host reads as "no opinion" (Claude Code runs the tool on any code but
     // 0 and 2). One line on stderr, exit 2.

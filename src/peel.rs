@@ -612,8 +612,50 @@ mod tests {
     fn inner(line: &str) -> Vec<String> {
         match peel(&words(line)) {
             Step::Inner { inner, .. } => inner.into_iter().map(|w| w.value).collect(),
+            Step::Either { main, .. } => match *main {
+                Step::Inner { inner, .. } => inner.into_iter().map(|w| w.value).collect(),
+                other => panic!("{line}: {other:?}"),
+            },
             other => panic!("{line}: {other:?}"),
         }
+    }
+
+    #[test]
+    fn xargs_and_watch_are_also_read_as_written() {
+        let Step::Either { also, .. } = peel(&words("xargs rm -f")) else {
+            panic!("xargs rm -f: one reading");
+        };
+        assert_eq!(
+            also.iter().map(|w| w.value.as_str()).collect::<Vec<_>>(),
+            ["rm", "-f"]
+        );
+        let Step::Either { main, also } = peel(&words("watch -n 1 git status")) else {
+            panic!("watch git status: one reading");
+        };
+        assert!(matches!(*main, Step::Script { script, .. } if script.value == "git status"));
+        assert_eq!(also.len(), 2);
+        // `xargs -I{}` with no input runs nothing: one reading.
+        assert!(matches!(
+            peel(&words("xargs -I{} rm {}")),
+            Step::Inner { .. }
+        ));
+    }
+
+    #[test]
+    fn backquoted_bodies_are_split_and_unescaped_as_bash_does() {
+        use crate::shell::parse::parse;
+        let script = parse("echo `true``rm -rf /`");
+        assert!(
+            script.nested.iter().any(|n| n == "rm -rf /"),
+            "{:?}",
+            script.nested
+        );
+        let script = parse("echo `echo \\`rm x\\``");
+        assert!(
+            script.nested.iter().any(|n| n == "echo `rm x`"),
+            "{:?}",
+            script.nested
+        );
     }
 
     #[test]

@@ -495,3 +495,52 @@ fn history_readers_survive_random_input() {
         let _ = history::detect(None, &input);
     }
 }
+
+/// An abort inside the process (tree-sitter out of memory, a stack
+/// overflow) must end it with exit code 2, which blocks the call, never by
+/// signal, which Claude Code reads as "no opinion". The hook is stopped
+/// while it waits on stdin and sent SIGABRT.
+#[test]
+fn an_abort_exits_2() {
+    let child = Command::new(env!("CARGO_BIN_EXE_portcullis"))
+        .arg("hook")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start portcullis");
+    // Wait until the process catches SIGABRT (bit 6 of SigCgt in
+    // /proc/PID/status), so the test does not race its start.
+    let status_file = format!("/proc/{}/status", child.id());
+    let catches_abort = || {
+        std::fs::read_to_string(&status_file)
+            .ok()
+            .and_then(|s| {
+                s.lines()
+                    .find_map(|l| l.strip_prefix("SigCgt:"))
+                    .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
+            })
+            .is_some_and(|mask| mask & (1 << (libc::SIGABRT - 1)) != 0)
+    };
+    let mut waited = 0;
+    while !catches_abort() {
+        assert!(
+            waited < 1000,
+            "portcullis never installed its SIGABRT handler"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        waited += 1;
+    }
+    // SAFETY: signalling our own child process.
+    let sent = unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGABRT) };
+    assert_eq!(sent, 0, "kill failed");
+    let output = child.wait_with_output().expect("wait for portcullis");
+    assert_eq!(
+        output.status.code(),
+        Some(2),
+        "status {:?}, stderr {}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(String::from_utf8_lossy(&output.stderr).contains("blocking to be safe"));
+}

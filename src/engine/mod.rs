@@ -173,6 +173,21 @@ struct Run<'a> {
     other_readings: usize,
 }
 
+/// Blank-separated tokens in `text` (quotes not considered: an upper
+/// bound on what tree-sitter will make of it).
+fn count_tokens(text: &str) -> usize {
+    let mut tokens = 0;
+    let mut in_token = false;
+    for b in text.bytes() {
+        let blank = b.is_ascii_whitespace();
+        if !blank && !in_token {
+            tokens += 1;
+        }
+        in_token = !blank;
+    }
+    tokens
+}
+
 /// Where one simple command sits: its text, and what its stdin is.
 struct Site<'s> {
     script: &'s Script,
@@ -289,6 +304,32 @@ impl<'a> Run<'a> {
             );
             return;
         }
+        // A pipeline costs tree-sitter-bash memory with the square of its
+        // length: a line with more `|` than the limit is not parsed.
+        // Its tree takes ~250 bytes a token: a line of half a million
+        // one-letter words would take 130 MiB before the walk could stop.
+        let tokens = count_tokens(text);
+        if tokens > limits::MAX_TOKENS {
+            self.find(
+                Verdict::Blocked,
+                "parse.too-many",
+                format!("{tokens} words, over the {} limit", limits::MAX_TOKENS),
+                "Split the work into smaller commands, or write long content to a file with the Write tool.",
+                limits::clip(text, 80),
+            );
+            return;
+        }
+        let pipes = text.bytes().filter(|b| *b == b'|').count();
+        if pipes > limits::MAX_PIPES {
+            self.find(
+                Verdict::Blocked,
+                "parse.too-many",
+                format!("{pipes} `|`, over the {} limit", limits::MAX_PIPES),
+                "Split the work into smaller commands.",
+                limits::clip(text, 80),
+            );
+            return;
+        }
         let script = shell::parse(text);
         self.note(depth, || {
             format!("parse: {} simple command(s)", script.commands.len())
@@ -353,7 +394,11 @@ impl<'a> Run<'a> {
             Problem::TooMany => (
                 Verdict::Blocked,
                 "parse.too-many",
-                format!("more than {} simple commands", limits::MAX_COMMANDS),
+                format!(
+                    "more than {} simple commands or {} words",
+                    limits::MAX_COMMANDS,
+                    limits::MAX_WORDS
+                ),
             ),
             Problem::Unsupported(what) => (Verdict::Signed, "parse.unsupported", what.clone()),
         };
@@ -450,8 +495,10 @@ impl<'a> Run<'a> {
             if words[0].dynamic {
                 break;
             }
+            // The first call peels the command itself; the limit counts
+            // wrappers around it.
             peeled += 1;
-            if peeled > limits::MAX_PEEL_DEPTH {
+            if peeled > limits::MAX_PEEL_DEPTH + 1 {
                 self.find(
                     Verdict::Blocked,
                     "parse.too-deep",

@@ -180,14 +180,42 @@ pub fn dump_tree(source: &str) -> String {
     }
 }
 
+/// The bodies of consecutive backquoted substitutions in `raw` (which
+/// starts with a backquote), each unescaped as bash does: `\` followed by
+/// `` ` ``, `$` or `\` stands for that character; other backslashes stay.
+fn split_backquoted(raw: &str) -> Vec<String> {
+    let mut bodies = Vec::new();
+    let mut chars = raw.chars().peekable();
+    while chars.next_if_eq(&'`').is_some() {
+        let mut body = String::new();
+        loop {
+            match chars.next() {
+                None | Some('`') => break,
+                Some('\\') => match chars.peek() {
+                    Some(&c @ ('`' | '$' | '\\')) => {
+                        chars.next();
+                        body.push(c);
+                    }
+                    _ => body.push('\\'),
+                },
+                Some(c) => body.push(c),
+            }
+        }
+        bodies.push(body);
+    }
+    bodies
+}
+
 struct Walker<'s> {
     src: &'s [u8],
     script: Script,
     vars: Vars,
     /// The subshells being walked, outermost first.
     scope_stack: Vec<u32>,
-    /// More commands than the limit were found: the walk stops.
+    /// More commands or words than the limits were found: the walk stops.
     full: bool,
+    /// Words decoded so far, in every command.
+    words_seen: usize,
     /// How many branches, loops or `&&`/`||` right-hand sides enclose the
     /// walk: assignments there may not happen.
     conditional: u32,
@@ -210,6 +238,7 @@ fn walk_tree(tree: &Tree, source: &str) -> Script {
         next_scope: 1,
         conditional: 0,
         full: false,
+        words_seen: 0,
     };
     if root.has_error() && !only_read_write_redirects(root, walker.src) {
         walker
@@ -683,6 +712,7 @@ impl Walker<'_> {
         }
         match node.kind() {
             "command_substitution" | "process_substitution" => {
+                self.backquoted_bodies(node);
                 self.in_subshell(|w| w.walk_children(node, depth, &Stdin::Inherited))
             }
             // A statement where bash expects a word (`ls ( rm x )`): bash
@@ -699,27 +729,50 @@ impl Walker<'_> {
                 )));
                 self.walk(node, depth, &Stdin::Inherited);
             }
-            // tree-sitter-bash reads `${x:-`cmd`}` as a plain word: the
-            // substitution inside is parsed again on its own.
-            "word" if node.parent().is_some_and(|p| p.kind() == "expansion") => {
-                let raw = text(node, self.src);
-                if let Some(start) = raw.find(['`', '$']) {
-                    let inner = raw[start..].trim_matches('`');
-                    let inner = inner
-                        .strip_prefix("$(")
-                        .and_then(|i| i.strip_suffix(')'))
-                        .unwrap_or(inner);
-                    if raw.contains('`') || raw.contains("$(") {
-                        self.script.nested.push(inner.to_string());
-                    }
-                }
-            }
             _ => {
+                let expansion = node.kind() == "expansion";
                 let mut cursor = node.walk();
                 let children: Vec<Node> = node.children(&mut cursor).collect();
                 for child in children {
-                    self.walk_words_for_substitutions(child, depth + 1);
+                    if expansion && child.kind() == "word" {
+                        self.substitution_in_expansion_word(child);
+                    } else {
+                        self.walk_words_for_substitutions(child, depth + 1);
+                    }
                 }
+            }
+        }
+    }
+
+    /// tree-sitter-bash does not read a backquoted substitution as bash
+    /// does. Bash ends it at the first unescaped backquote (`` `a``b` `` is
+    /// two substitutions, which tree-sitter reads as one), and removes the
+    /// backslash from `` \` ``, `\$` and `\\` before running the body
+    /// (`` `echo \`rm x\`` `` runs `rm x`, which tree-sitter leaves as
+    /// text). Each body, read bash's way, is parsed again on its own.
+    fn backquoted_bodies(&mut self, node: Node) {
+        let raw = text(node, self.src);
+        if !raw.starts_with('`') || !(raw.contains('\\') || raw.matches('`').count() > 2) {
+            return;
+        }
+        for body in split_backquoted(raw) {
+            self.script.nested.push(body);
+        }
+    }
+
+    /// tree-sitter-bash reads `${x:-`cmd`}` as a plain word: the
+    /// substitution inside is parsed again on its own. (Found from the
+    /// expansion down: `Node::parent` costs a walk from the root.)
+    fn substitution_in_expansion_word(&mut self, node: Node) {
+        let raw = text(node, self.src);
+        if let Some(start) = raw.find(['`', '$']) {
+            let inner = raw[start..].trim_matches('`');
+            let inner = inner
+                .strip_prefix("$(")
+                .and_then(|i| i.strip_suffix(')'))
+                .unwrap_or(inner);
+            if raw.contains('`') || raw.contains("$(") {
+                self.script.nested.push(inner.to_string());
             }
         }
     }
@@ -1024,6 +1077,14 @@ impl Walker<'_> {
                     self.walk(child, depth + 1, &own_stdin);
                 }
                 _ if child.is_named() => {
+                    self.words_seen += 1;
+                    if self.words_seen > limits::MAX_WORDS {
+                        if !self.full {
+                            self.script.problems.push(Problem::TooMany);
+                            self.full = true;
+                        }
+                        return;
+                    }
                     self.walk_words_for_substitutions(child, depth + 1);
                     let decoded = word::decode(child, self.src, &self.vars);
                     // An unquoted `$x` whose value is known is split into
