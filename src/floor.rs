@@ -243,7 +243,7 @@ fn has_long(args: &[Word], long: &str, abbrev: bool) -> bool {
             let name = rest.split('=').next().unwrap_or(rest);
             name == want
                 || abbrev
-                    && name.len() >= 2
+                    && !name.is_empty()
                     && want.starts_with(name)
                     && name.starts_with("no-") == want.starts_with("no-")
         })
@@ -361,8 +361,9 @@ fn check_rm(inv: &Invocation, hits: &mut Vec<FloorRule>) {
     let recursive = always
         || has_short(inv.args, 'r')
         || has_short(inv.args, 'R')
-        || has_long(inv.args, "--recursive", false);
-    let force = has_short(inv.args, 'f') || has_long(inv.args, "--force", false);
+        || has_long(inv.args, "--recursive", true);
+    // GNU rm takes any unambiguous prefix: `--rec`, `--r`, `--for`, `--f`.
+    let force = has_short(inv.args, 'f') || has_long(inv.args, "--force", true);
     if has_long(inv.args, "--no-preserve-root", false) {
         hits.push(FloorRule::RmRoot);
     }
@@ -614,8 +615,13 @@ fn check_git_push(rest: &[Word], hits: &mut Vec<FloorRule>) {
             || (!v.starts_with("--") && v.starts_with('-') && v[1..].contains('f'))
     });
     let plus_refspec = refspecs.iter().any(|r| r.starts_with('+'));
-    let lease = rest.iter().any(|w| {
-        w.value.starts_with("--force-with-lease") || w.value.starts_with("--force-if-includes")
+    // `--force-w` is git's abbreviation of `--force-with-lease`.
+    let lease = options(rest).any(|o| {
+        let name = o.split('=').next().unwrap_or(o);
+        (name.len() > "--force-".len()
+            && ("--force-with-lease".starts_with(name) || "--force-if-includes".starts_with(name)))
+            || o.starts_with("--force-with-lease")
+            || o.starts_with("--force-if-includes")
     });
     let abbreviated_force = !lease && long("--force");
     if exact_force || plus_refspec || abbreviated_force || long("--mirror") {

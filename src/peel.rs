@@ -85,15 +85,48 @@ pub fn peel(words: &[Word]) -> Step {
         return peel_shell(words);
     }
     if name == "eval" {
+        // `eval -- words`: bash's builtins take `--` before operands.
+        let skip = if words.get(1).is_some_and(|w| w.value == "--") {
+            2
+        } else {
+            1
+        };
         return Step::Script {
             wrapper: "eval".into(),
             class: Effect::Inspect,
-            script: join(&words[1..]),
+            script: join(words.get(skip..).unwrap_or(&[])),
         };
+    }
+    if name == "trap" {
+        return peel_trap(words);
     }
     match rules::wrapper(name) {
         Some(w) => peel_wrapper(w, words),
         None => Step::Verb,
+    }
+}
+
+/// `trap ACTION SIGNAL…`: bash runs ACTION as a script when the signal
+/// comes (`EXIT` comes for certain). `trap -p`, `trap -l`, `trap - SIG` and
+/// `trap '' SIG` run nothing.
+fn peel_trap(words: &[Word]) -> Step {
+    let mut i = 1;
+    if words.get(i).is_some_and(|w| w.value == "--") {
+        i += 1;
+    }
+    match words.get(i) {
+        Some(action)
+            if !action.value.is_empty()
+                && action.value != "-"
+                && !(i == 1 && action.value.starts_with('-')) =>
+        {
+            Step::Script {
+                wrapper: "trap".into(),
+                class: Effect::Inspect,
+                script: action.clone(),
+            }
+        }
+        _ => Step::Verb,
     }
 }
 
@@ -194,6 +227,12 @@ fn peel_wrapper(w: &'static Wrapper, words: &[Word]) -> Step {
         if v == "--" {
             i += 1;
             break;
+        }
+        // `env -` is `env -i` (an empty environment), and `su -` a login
+        // shell: an option, not the command.
+        if v == "-" && w.skip_assignments {
+            i += 1;
+            continue;
         }
         if let Some(found) = replace_string(v, words.get(i + 1), w.replace_opts) {
             i += if found.1 { 2 } else { 1 };

@@ -171,6 +171,9 @@ struct Run<'a> {
     written: Vec<code::WrittenScript>,
     /// Wrappers read two ways so far (`Run::other_reading`).
     other_readings: usize,
+    /// The verb being judged was reached through a wrapper (set by
+    /// `words`, taken by `verb`): it names a program, not a function.
+    wrapped: bool,
 }
 
 /// Blank-separated tokens in `text` (quotes not considered: an upper
@@ -205,6 +208,7 @@ impl<'a> Run<'a> {
             functions: Vec::new(),
             written: Vec::new(),
             other_readings: 0,
+            wrapped: false,
         }
     }
 
@@ -610,6 +614,7 @@ impl<'a> Run<'a> {
         }
         self.note(depth, || format!("words: {}", render_words(&words)));
         self.runner = runner;
+        self.wrapped = peeled > 1;
         self.verb(
             words,
             site,
@@ -651,6 +656,7 @@ impl<'a> Run<'a> {
     ) {
         let part = site.command.text.as_str();
         let runner = self.runner.take();
+        let wrapped = std::mem::take(&mut self.wrapped);
         let head = &words[0];
         if head.dynamic {
             self.dynamic_verb(head, part, depth);
@@ -667,7 +673,9 @@ impl<'a> Run<'a> {
                 part,
             );
         }
-        if self.functions.iter().any(|f| f == written) {
+        // A wrapper (`command rm`, `sudo rm`, `env rm`) runs the program,
+        // never a function of that name.
+        if !wrapped && self.functions.iter().any(|f| f == written) {
             self.note(depth, || {
                 format!("verb: {written} is a function defined in this command")
             });

@@ -428,6 +428,9 @@ impl Walker<'_> {
             // Shapes bash rejects that tree-sitter accepts: an empty group
             // (`{ }`, `f() {}`), and `!` inside a pipeline (`a | ! b`).
             "compound_statement" | "subshell" | "negated_command" => {
+                if text(node, self.src).starts_with("((") {
+                    self.arithmetic_injection(node);
+                }
                 let mut cursor = node.walk();
                 let empty = !node
                     .named_children(&mut cursor)
@@ -458,6 +461,12 @@ impl Walker<'_> {
                 // Still collect whatever commands tree-sitter recovered inside,
                 // so a floor command next to a syntax error is not missed.
                 self.walk_children(node, depth, stdin);
+            }
+            "while_statement" | "c_style_for_statement"
+                if endless_loop_in_background(node, self.src) =>
+            {
+                self.script.fork_bomb = true;
+                self.conditionally(|w| w.walk_children(node, depth, stdin));
             }
             "if_statement"
             | "elif_clause"
@@ -623,6 +632,13 @@ impl Walker<'_> {
             // Commands inside the value (`x=$(rm -rf /)`) still run.
             self.walk_words_for_substitutions(value, depth + 1);
         }
+        // And inside an array subscript (`a[$(rm -rf /)]=1`).
+        if let Some(target) = node
+            .child_by_field_name("name")
+            .filter(|n| n.kind() == "subscript")
+        {
+            self.walk_words_for_substitutions(target, depth + 1);
+        }
         if let Some(name) = name {
             // Recorded as a command of its own, so that the settings stage
             // sees it (`PAGER='sh -c …'` affects what runs later).
@@ -711,6 +727,14 @@ impl Walker<'_> {
             return;
         }
         match node.kind() {
+            "arithmetic_expansion" => {
+                self.arithmetic_injection(node);
+                let mut cursor = node.walk();
+                let children: Vec<Node> = node.children(&mut cursor).collect();
+                for child in children {
+                    self.walk_words_for_substitutions(child, depth + 1);
+                }
+            }
             "command_substitution" | "process_substitution" => {
                 self.backquoted_bodies(node);
                 self.in_subshell(|w| w.walk_children(node, depth, &Stdin::Inherited))
@@ -742,6 +766,27 @@ impl Walker<'_> {
                 }
             }
         }
+    }
+
+    /// Bash evaluates a variable's value as arithmetic where `$((x))`,
+    /// `((x))` or `let x` names it, and an array subscript in that value
+    /// runs its command substitutions: `x='a[$(rm -rf /)]'; echo $((x))`
+    /// runs `rm`. A known value with a substitution in it is parsed again
+    /// as a script of its own.
+    fn arithmetic_injection(&mut self, node: Node) {
+        let expression = text(node, self.src);
+        let names = expression
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .filter(|n| !n.is_empty());
+        let mut found = Vec::new();
+        for name in names {
+            if let Some(value) = self.vars.get(name)
+                && (value.value.contains("$(") || value.value.contains('`'))
+            {
+                found.push(value.value.clone());
+            }
+        }
+        self.script.nested.extend(found);
     }
 
     /// tree-sitter-bash does not read a backquoted substitution as bash
@@ -1116,6 +1161,9 @@ impl Walker<'_> {
             }
         }
         words.extend(after_redirects);
+        if words.first().is_some_and(|w| w.value == "let") {
+            self.arithmetic_injection(node);
+        }
         let text_of = text(node, self.src);
         // A reserved word where a command name belongs (`then ls`, a stray
         // `fi`): bash rejects the line, tree-sitter reads a command.
@@ -1265,12 +1313,69 @@ fn heredoc_text(body: Node, src: &[u8]) -> String {
 
 /// Whether a function body runs the function itself in the background or in
 /// a pipeline with itself: the shape of a fork bomb.
+/// `while true; do sleep 1 & done`, `until false; …`, `for ((;;)); …`: a
+/// loop that never ends on its own and starts a background process each
+/// time round, which fills the process table like a fork bomb.
+fn endless_loop_in_background(node: Node, src: &[u8]) -> bool {
+    let endless = match node.kind() {
+        "while_statement" => {
+            let until = node.child(0).is_some_and(|k| k.kind() == "until");
+            node.child_by_field_name("condition").is_some_and(|c| {
+                let condition = text(c, src).trim().trim_end_matches(';').trim();
+                if until {
+                    condition == "false"
+                } else {
+                    matches!(condition, "true" | ":")
+                }
+            })
+        }
+        "c_style_for_statement" => node.child_by_field_name("condition").is_none(),
+        _ => false,
+    };
+    if !endless {
+        return false;
+    }
+    let Some(body) = node.child_by_field_name("body") else {
+        return false;
+    };
+    let mut stack = vec![body];
+    let mut seen = 0usize;
+    while let Some(n) = stack.pop() {
+        seen += 1;
+        if seen > 100_000 {
+            return true;
+        }
+        if n.kind() == "&" {
+            return true;
+        }
+        let mut cursor = n.walk();
+        stack.extend(n.children(&mut cursor));
+    }
+    false
+}
+
 fn calls_itself_in_background(body: Node, name: &str, src: &[u8]) -> bool {
     let body_text = text(body, src);
-    let calls = body_text
-        .split(|c: char| c.is_whitespace() || matches!(c, '|' | '&' | ';' | '{' | '}' | '(' | ')'))
-        .filter(|w| *w == name)
-        .count();
+    // Calls are commands named so (`echo :` or `command ls` is not one).
+    let mut calls = 0usize;
+    let mut stack = vec![body];
+    let mut seen = 0usize;
+    while let Some(node) = stack.pop() {
+        seen += 1;
+        if seen > 100_000 {
+            // Too large to look through: assume the worst.
+            return true;
+        }
+        if node.kind() == "command"
+            && node
+                .child_by_field_name("name")
+                .is_some_and(|n| text(n, src) == name)
+        {
+            calls += 1;
+        }
+        let mut cursor = node.walk();
+        stack.extend(node.named_children(&mut cursor));
+    }
     let background = body_text.replace("&&", "").contains('&');
     let piped_to_itself = calls >= 2 && body_text.replace("||", "").contains('|');
     calls >= 1 && (background || piped_to_itself)
