@@ -84,6 +84,13 @@ pub fn check_command(inv: &Invocation) -> Vec<FloorRule> {
         {
             hits.push(FloorRule::DiskFormat);
         }
+        // `wipefs DEV` only lists the signatures; `-a`, `-o` or `--all`
+        // erase them.
+        "wipefs"
+            if !(has_short(inv.args, 'a')
+                || has_short(inv.args, 'o')
+                || has_long(inv.args, "--all", true)
+                || has_long(inv.args, "--offset", true)) => {}
         verb if is_disk_formatter(verb) && !only_help(inv.args) => {
             hits.push(FloorRule::DiskFormat);
         }

@@ -79,6 +79,8 @@ pub fn secret_read<'a>(verb: &str, args: &'a [Word]) -> Option<String> {
     let no_content = matches!(
         verb,
         "ls" | "stat"
+            | "echo"
+            | "printf"
             | "du"
             | "tree"
             | "file"

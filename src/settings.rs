@@ -94,6 +94,12 @@ pub fn environment(name: &str, value: &str) -> Option<(&'static str, String)> {
     None
 }
 
+/// Whether the environment variable `name` holds a command line that
+/// programs run (`PAGER`, `GIT_SSH_COMMAND`, `EDITOR`).
+pub fn holds_command(name: &str) -> bool {
+    COMMANDS.contains(&name)
+}
+
 /// Why `git -c key=value` makes git run other code, if it does.
 pub fn git_config(key: &str, value: &str) -> Option<(&'static str, String)> {
     let key = key.to_ascii_lowercase();

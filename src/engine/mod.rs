@@ -973,6 +973,7 @@ impl<'a> Run<'a> {
         }
         if verb == "git" {
             self.git_settings(args, part, depth, local_cwd.clone());
+            self.git_scripts(args, depth, local_cwd.clone());
         }
         // `alias x='rm -rf /'`: the alias runs its value wherever it is used,
         // so the value is judged now and the name is known from here on.
@@ -1019,6 +1020,12 @@ impl<'a> Run<'a> {
         if let Some((rule, why)) = crate::settings::environment(name, &value.value) {
             self.note(depth, || format!("setting: {why}"));
             self.find(Verdict::Signed, rule, why, SETTING_REMEDIATION, part);
+            // The command it holds runs: judged as a script of its own
+            // (`GIT_PAGER='rm -rf ~' git log`).
+            if crate::settings::holds_command(name) && value.is_static() {
+                let cwd = self.location.cwd.clone();
+                self.script(&value.value, depth + 1, cwd);
+            }
         }
     }
 
@@ -1034,15 +1041,23 @@ impl<'a> Run<'a> {
                 _ => None,
             };
             if let Some((key, value)) = setting.as_deref().and_then(|s| s.split_once('=')) {
+                let alias = key.to_ascii_lowercase().starts_with("alias.");
                 if let Some((rule, why)) = crate::settings::git_config(key, value) {
                     self.note(depth, || format!("setting: {why}"));
                     self.find(Verdict::Signed, rule, why, SETTING_REMEDIATION, part);
+                    // A key whose value is a command (`core.pager`,
+                    // `core.sshCommand`): that command is judged too.
+                    if !alias {
+                        self.script(value, depth + 1, cwd.clone());
+                    }
                 }
-                if let Some(script) = value
-                    .strip_prefix('!')
-                    .filter(|_| key.to_ascii_lowercase().starts_with("alias."))
-                {
-                    self.script(script, depth + 1, cwd.clone());
+                if alias {
+                    match value.strip_prefix('!') {
+                        // `!cmd`: a shell script.
+                        Some(script) => self.script(script, depth + 1, cwd.clone()),
+                        // Otherwise a git command line (`alias.x='stash clear'`).
+                        None => self.script(&format!("git {value}"), depth + 1, cwd.clone()),
+                    }
                 }
             }
             i += if matches!(v, "-c" | "-C" | "--git-dir" | "--work-tree" | "--namespace") {
@@ -1050,6 +1065,68 @@ impl<'a> Run<'a> {
             } else {
                 1
             };
+        }
+    }
+
+    /// Commands git runs for a subcommand: `rebase --exec CMD` / `-x CMD`,
+    /// `bisect run CMD ARGS…`, `submodule foreach CMD`. Each is judged as a
+    /// script of its own (the lexicon already makes the call SIGNED).
+    fn git_scripts(&mut self, args: &[Word], depth: usize, cwd: Option<PathBuf>) {
+        let mut i = 0;
+        while i < args.len() && args[i].value.starts_with('-') {
+            i += if matches!(
+                args[i].value.as_str(),
+                "-c" | "-C" | "--git-dir" | "--work-tree" | "--namespace"
+            ) {
+                2
+            } else {
+                1
+            };
+        }
+        let Some(sub) = args.get(i).map(|w| w.value.as_str()) else {
+            return;
+        };
+        let rest = args.get(i + 1..).unwrap_or(&[]);
+        let mut scripts: Vec<String> = Vec::new();
+        match sub {
+            "rebase" => {
+                let mut j = 0;
+                while j < rest.len() {
+                    let v = rest[j].value.as_str();
+                    if v == "--exec" || v == "-x" {
+                        if let Some(cmd) = rest.get(j + 1) {
+                            scripts.push(cmd.value.clone());
+                        }
+                        j += 2;
+                        continue;
+                    }
+                    if let Some(cmd) = v.strip_prefix("--exec=") {
+                        scripts.push(cmd.to_string());
+                    } else if let Some(cmd) = v.strip_prefix("-x").filter(|c| !c.is_empty()) {
+                        scripts.push(cmd.to_string());
+                    }
+                    j += 1;
+                }
+            }
+            "bisect" if rest.first().is_some_and(|w| w.value == "run") => {
+                let words: Vec<String> = rest[1..].iter().map(|w| w.value.clone()).collect();
+                if let Ok(line) = shlex::try_join(words.iter().map(String::as_str)) {
+                    scripts.push(line);
+                }
+            }
+            "submodule" => {
+                let mut words = rest.iter().filter(|w| !w.value.starts_with('-'));
+                if words.next().is_some_and(|w| w.value == "foreach")
+                    && let Some(cmd) = words.next()
+                {
+                    scripts.push(cmd.value.clone());
+                }
+            }
+            _ => {}
+        }
+        for script in scripts {
+            self.note(depth, || format!("git {sub} runs: {script}"));
+            self.script(&script, depth + 1, cwd.clone());
         }
     }
 
