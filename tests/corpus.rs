@@ -110,3 +110,40 @@ fn floor_rule_examples_hit_and_miss() {
         );
     }
 }
+
+/// `corpus/adversarial.tsv`: at least 300 ways to run a floor command that
+/// a naive matcher misses, each never FREE, each followed by its near-miss
+/// FREE twin (comments may sit between them).
+#[test]
+fn adversarial_cases_come_with_free_twins() {
+    let cases: Vec<_> = load_cases()
+        .into_iter()
+        .filter(|c| c.file == "adversarial.tsv")
+        .collect();
+    assert!(
+        cases.len() % 2 == 0,
+        "adversarial.tsv has an odd number of cases"
+    );
+    for pair in cases.chunks(2) {
+        let (attack, twin) = (&pair[0], &pair[1]);
+        assert_ne!(
+            attack.verdict,
+            Verdict::Free,
+            "adversarial.tsv:{}: an adversarial case must not be expected FREE",
+            attack.line
+        );
+        assert_eq!(
+            twin.verdict,
+            Verdict::Free,
+            "adversarial.tsv:{}: the case after line {} must be its FREE twin",
+            twin.line,
+            attack.line
+        );
+    }
+    let attacks = cases.len() / 2;
+    println!("{attacks} adversarial cases, each with its FREE twin");
+    assert!(
+        attacks >= 300,
+        "{attacks} adversarial cases; the issue asks for at least 300"
+    );
+}
