@@ -256,6 +256,9 @@ impl Run<'_> {
         path: &Word,
         cwd: Option<&Path>,
     ) -> Result<String, Unreadable> {
+        if let Some(text) = printed_by_substitution(path) {
+            return Ok(text);
+        }
         if path.dynamic {
             return Err(Unreadable::Dynamic);
         }
@@ -583,4 +586,39 @@ fn secret_literal(code: &str) -> Option<&str> {
         i += 1;
     }
     None
+}
+
+/// What a process substitution that only prints literal text hands over
+/// (`bash <(echo 'rm -rf /')`, `. <(printf 'ls\n')`): its text, read as
+/// the script. Anything else (options, `%` directives, expansions) is
+/// unknown.
+fn printed_by_substitution(path: &Word) -> Option<String> {
+    let inner = path.value.strip_prefix("<(")?.strip_suffix(')')?;
+    let script = crate::shell::parse(inner);
+    let [command] = script.commands.as_slice() else {
+        return None;
+    };
+    if !script.problems.is_empty()
+        || !command.redirects.is_empty()
+        || !command.assignments.is_empty()
+        || command.words.iter().any(|w| !w.is_static())
+    {
+        return None;
+    }
+    let (verb, args) = command.words.split_first()?;
+    match verb.value.as_str() {
+        "echo" if args.iter().all(|a| !a.value.starts_with('-')) => Some(
+            args.iter()
+                .map(|a| a.value.as_str())
+                .collect::<Vec<_>>()
+                .join(" "),
+        ),
+        "printf" if args.len() == 1 && !args[0].value.contains(['%', '\\']) => {
+            Some(args[0].value.clone())
+        }
+        "printf" if args.len() == 1 && !args[0].value.contains('%') => {
+            Some(args[0].value.replace("\\n", "\n").replace("\\t", "\t"))
+        }
+        _ => None,
+    }
 }
