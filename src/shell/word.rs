@@ -145,10 +145,13 @@ fn append(node: Node, src: &[u8], vars: &Vars, word: &mut Word, depth: usize) {
                 }
                 word.value.push_str(&known.value);
             }
-            _ => {
-                word.dynamic = true;
-                word.value.push_str(raw);
-            }
+            _ => match known_operation(raw, vars) {
+                Some(value) => word.value.push_str(&value),
+                None => {
+                    word.dynamic = true;
+                    word.value.push_str(raw);
+                }
+            },
         },
         "command_substitution" | "process_substitution" => {
             word.dynamic = true;
@@ -176,6 +179,112 @@ fn append(node: Node, src: &[u8], vars: &Vars, word: &mut Word, depth: usize) {
             word.value.push_str(raw);
         }
     }
+}
+
+/// `${name<op>…}` on a variable whose value is known (assigned literally
+/// earlier in the line), worked out as bash would: the defaults `:-`, `-`,
+/// `:=`, `=`, `:+`, `+` (with a literal word), case changes `,,` `^^`,
+/// substrings `:o` and `:o:l`, and prefix or suffix removal `#` `##` `%`
+/// `%%` of a literal text or of `*` followed or preceded by one. Anything
+/// else is unknown (`None`).
+fn known_operation(raw: &str, vars: &Vars) -> Option<String> {
+    let inner = raw.strip_prefix("${")?.strip_suffix('}')?;
+    let name_len = inner
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(inner.len());
+    let (name, op) = inner.split_at(name_len);
+    if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
+        return None;
+    }
+    let known = vars.get(name).filter(|w| w.is_static())?;
+    let value = known.value.as_str();
+    let literal =
+        |w: &str| (!w.contains(['$', '`', '\\', '\'', '"', '*', '?', '['])).then(|| w.to_string());
+    if let Some(w) = op.strip_prefix(":-").or_else(|| op.strip_prefix(":=")) {
+        return if value.is_empty() {
+            literal(w)
+        } else {
+            Some(value.to_string())
+        };
+    }
+    if let Some(w) = op.strip_prefix(":+") {
+        return if value.is_empty() {
+            Some(String::new())
+        } else {
+            literal(w)
+        };
+    }
+    if op.starts_with('-') || op.starts_with('=') {
+        return Some(value.to_string());
+    }
+    if let Some(w) = op.strip_prefix('+') {
+        return literal(w);
+    }
+    match op {
+        ",," => return Some(value.to_lowercase()),
+        "^^" => return Some(value.to_uppercase()),
+        _ => {}
+    }
+    if let Some(range) = op.strip_prefix(':') {
+        let mut parts = range.splitn(2, ':');
+        let offset: usize = parts.next()?.trim().parse().ok()?;
+        let chars: Vec<char> = value.chars().collect();
+        let start = offset.min(chars.len());
+        let end = match parts.next() {
+            Some(l) => start
+                .saturating_add(l.trim().parse::<usize>().ok()?)
+                .min(chars.len()),
+            None => chars.len(),
+        };
+        return Some(chars[start..end].iter().collect());
+    }
+    // `#`/`##`: a prefix; `%`/`%%`: a suffix. The pattern is literal text,
+    // or `*` then literal (prefix) / literal then `*` (suffix).
+    let (longest, pattern, prefix) = if let Some(p) = op.strip_prefix("##") {
+        (true, p, true)
+    } else if let Some(p) = op.strip_prefix('#') {
+        (false, p, true)
+    } else if let Some(p) = op.strip_prefix("%%") {
+        (true, p, false)
+    } else if let Some(p) = op.strip_prefix('%') {
+        (false, p, false)
+    } else {
+        return None;
+    };
+    if prefix {
+        if let Some(text) = pattern.strip_prefix('*') {
+            let text = literal(text)?;
+            let at = if longest {
+                value.rfind(&text)
+            } else {
+                value.find(&text)
+            };
+            return Some(at.map_or(value.to_string(), |i| value[i + text.len()..].to_string()));
+        }
+        let text = literal(pattern)?;
+        return Some(
+            value
+                .strip_prefix(text.as_str())
+                .unwrap_or(value)
+                .to_string(),
+        );
+    }
+    if let Some(text) = pattern.strip_suffix('*') {
+        let text = literal(text)?;
+        let at = if longest {
+            value.find(&text)
+        } else {
+            value.rfind(&text)
+        };
+        return Some(at.map_or(value.to_string(), |i| value[..i].to_string()));
+    }
+    let text = literal(pattern)?;
+    Some(
+        value
+            .strip_suffix(text.as_str())
+            .unwrap_or(value)
+            .to_string(),
+    )
 }
 
 /// `$name` or `${name}` with nothing else inside, as a variable name.
@@ -340,7 +449,33 @@ fn take_digits(chars: &[char], radix: u32, max: usize) -> (u32, usize) {
 
 #[cfg(test)]
 mod tests {
-    use super::decode_ansi_c;
+    use super::{Vars, Word, decode_ansi_c, known_operation};
+
+    #[test]
+    fn operations_on_known_values_work_as_in_bash() {
+        let mut vars = Vars::new();
+        for (name, value) in [("e", ""), ("p", "/bin/rm"), ("f", "a.tar.gz"), ("u", "RM")] {
+            vars.insert(name.into(), Word::literal(value));
+        }
+        let run = |raw: &str| known_operation(raw, &vars);
+        assert_eq!(run("${e:-rm}").as_deref(), Some("rm"));
+        assert_eq!(run("${e-rm}").as_deref(), Some(""));
+        assert_eq!(run("${p:+x}").as_deref(), Some("x"));
+        assert_eq!(run("${e:+x}").as_deref(), Some(""));
+        assert_eq!(run("${p##*/}").as_deref(), Some("rm"));
+        assert_eq!(run("${p#*/}").as_deref(), Some("bin/rm"));
+        assert_eq!(run("${f%%.*}").as_deref(), Some("a"));
+        assert_eq!(run("${f%.*}").as_deref(), Some("a.tar"));
+        assert_eq!(run("${f%.gz}").as_deref(), Some("a.tar"));
+        assert_eq!(run("${u,,}").as_deref(), Some("rm"));
+        assert_eq!(run("${p:5}").as_deref(), Some("rm"));
+        assert_eq!(run("${p:1:3}").as_deref(), Some("bin"));
+        // Unknown variables, run-time words and other operators stay unknown.
+        assert_eq!(run("${nope:-rm}"), None);
+        assert_eq!(run("${e:-$(rm)}"), None);
+        assert_eq!(run("${p/rm/ls}"), None);
+        assert_eq!(run("${p: -2}"), None);
+    }
 
     #[test]
     fn ansi_c_escapes_decode_like_bash() {
