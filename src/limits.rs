@@ -24,6 +24,13 @@ pub const MAX_WORDS: usize = 100_000;
 /// tokens: 30 MiB at peak).
 pub const MAX_TOKENS: usize = 100_000;
 
+/// How many times, on average, a parser may read each 512-byte chunk of
+/// the text (plus a margin of 256 reads) before it is stopped and the
+/// line refused: ordinary commands need at most 11, some malformed ones
+/// (64 KiB of unmatched `)`) tens of thousands, growing with the square of
+/// their length.
+pub const MAX_READS_PER_CHUNK: usize = 64;
+
 /// Most `|` in one script before it is refused without parsing:
 /// tree-sitter-bash's memory grows with the square of a pipeline's length
 /// (3,000 stages took 128 MiB).

@@ -145,10 +145,18 @@ impl Location {
         if rest.contains('$') || rest.contains('`') {
             return target;
         }
-        target.path = base.map(|b| normalise(&b.join(rest)));
+        target.path = base
+            .map(|b| normalise(&b.join(rest)))
+            // Past PATH_MAX the kernel refuses the path, so it names
+            // nothing portcullis can look at (and a `cd a` repeated
+            // thousands of times would cost a lookup of every length).
+            .filter(|p| p.as_os_str().len() <= MAX_PATH_BYTES);
         target
     }
 }
+
+/// Linux's PATH_MAX: the longest path a system call accepts.
+const MAX_PATH_BYTES: usize = 4096;
 
 /// `$NAME` or `${NAME}` (or `${NAME:-default}`) at the start of a word, with
 /// what follows it.

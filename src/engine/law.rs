@@ -45,6 +45,15 @@ impl Run<'_> {
         if crate::paths::is_sink(&target.raw) {
             return;
         }
+        // The same target judged again (`rm -rf /etc/* /etc/* …`) finds
+        // nothing new; a glob's listing on disk is costly.
+        let key = format!(
+            "{:?}\u{0}{}\u{0}{cwd:?}\u{0}{reach:?}",
+            target.path, target.raw
+        );
+        if !self.judged_targets.insert(key) {
+            return;
+        }
         let home = self.location.home.as_deref();
         let Some(spot) = Spot::of_target(target, cwd, home, reach, &mut self.laws.fs) else {
             return;

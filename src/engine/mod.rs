@@ -171,6 +171,8 @@ struct Run<'a> {
     written: Vec<code::WrittenScript>,
     /// Wrappers read two ways so far (`Run::other_reading`).
     other_readings: usize,
+    /// Write targets the path law has judged in this request.
+    judged_targets: std::collections::HashSet<String>,
     /// The verb being judged was reached through a wrapper (set by
     /// `words`, taken by `verb`): it names a program, not a function.
     wrapped: bool,
@@ -208,6 +210,7 @@ impl<'a> Run<'a> {
             functions: Vec::new(),
             written: Vec::new(),
             other_readings: 0,
+            judged_targets: std::collections::HashSet::new(),
             wrapped: false,
         }
     }
@@ -394,6 +397,14 @@ impl<'a> Run<'a> {
                 Verdict::Blocked,
                 "parse.too-deep",
                 format!("nesting deeper than {} levels", limits::MAX_TREE_DEPTH),
+            ),
+            Problem::TooComplex => (
+                Verdict::Blocked,
+                "parse.too-complex",
+                format!(
+                    "the parser read the line over {} times a chunk, so it was stopped (unbalanced brackets?)",
+                    limits::MAX_READS_PER_CHUNK
+                ),
             ),
             Problem::TooMany => (
                 Verdict::Blocked,

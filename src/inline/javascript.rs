@@ -384,8 +384,8 @@ impl<'s> Lane<'s> {
             self.visit(a, depth + 1);
         }
         let tagged = arguments.is_some_and(|a| a.kind() == "template_string");
-        let callee = self.callee(function);
-        let args = self.args(arguments);
+        let callee = self.callee(function, 0);
+        let args = self.args(arguments, 0);
         let name = callee.name.clone().unwrap_or_default();
         let dynamic_lookup = match name.as_str() {
             "require" | "import" | "module.require" => {
@@ -420,7 +420,7 @@ impl<'s> Lane<'s> {
         self.findings.call(&callee, &args, &t, line(node), analyse);
     }
 
-    fn callee(&self, function: Option<Node>) -> Callee {
+    fn callee(&self, function: Option<Node>, depth: usize) -> Callee {
         let Some(function) = function else {
             return Callee::default();
         };
@@ -435,7 +435,7 @@ impl<'s> Lane<'s> {
             "member_expression" | "subscript_expression"
         ) && let Some(object) = self.fields.child(function, "object")
         {
-            let receiver = self.eval(object, 0);
+            let receiver = self.eval(object, depth + 1);
             let member = match function.kind() {
                 "member_expression" => self
                     .fields
@@ -444,7 +444,7 @@ impl<'s> Lane<'s> {
                 _ => self
                     .fields
                     .child(function, "index")
-                    .and_then(|i| self.eval(i, 0).as_text().map(str::to_string)),
+                    .and_then(|i| self.eval(i, depth + 1).as_text().map(str::to_string)),
             };
             let Some(member) = member else {
                 return Callee::default();
@@ -471,7 +471,7 @@ impl<'s> Lane<'s> {
                 this_first: false,
             };
         }
-        match self.eval(function, 0) {
+        match self.eval(function, depth + 1) {
             Value::Name(name) | Value::Module(name) if !name.is_empty() => Callee {
                 name: Some(name),
                 ..Callee::default()
@@ -480,13 +480,13 @@ impl<'s> Lane<'s> {
         }
     }
 
-    fn args(&self, arguments: Option<Node>) -> Args {
+    fn args(&self, arguments: Option<Node>, depth: usize) -> Args {
         let mut args = Args::default();
         let Some(arguments) = arguments else {
             return args;
         };
         if arguments.kind() == "template_string" {
-            let v = self.eval(arguments, 0);
+            let v = self.eval(arguments, depth + 1);
             args.positional.push((v, self.text(arguments).to_string()));
             return args;
         }
@@ -496,7 +496,7 @@ impl<'s> Lane<'s> {
                 "spread_element" => args.spread = true,
                 "comment" => {}
                 _ => {
-                    let v = self.eval(child, 0);
+                    let v = self.eval(child, depth + 1);
                     args.positional.push((v, self.text(child).to_string()));
                 }
             }
@@ -632,10 +632,10 @@ impl<'s> Lane<'s> {
             self.fields
                 .child(node, "function")
                 .or_else(|| self.fields.child(node, "constructor")),
+            depth + 1,
         );
-        let args = self.args(self.fields.child(node, "arguments"));
+        let args = self.args(self.fields.child(node, "arguments"), depth + 1);
         let first = args.get(0).cloned().unwrap_or_default();
-        let _ = depth;
         let Some(name) = callee.name else {
             return Value::Unknown;
         };

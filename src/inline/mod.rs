@@ -452,9 +452,12 @@ pub(crate) fn parse(
     parser
         .set_language(grammar)
         .map_err(|_| failed(format!("the {name} grammar did not load")))?;
-    parser
-        .parse(code, None)
-        .ok_or_else(|| failed(format!("the {name} parser gave up")))
+    crate::shell::parse::parse_bounded(&mut parser, code).map_err(|_| {
+        failed(format!(
+            "the {name} parser read the code over {} times a chunk and was stopped",
+            crate::limits::MAX_READS_PER_CHUNK
+        ))
+    })
 }
 
 /// Where and why a tree failed to parse, for a reason.

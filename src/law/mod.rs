@@ -127,16 +127,27 @@ impl Laws {
         // A nested repository (a submodule, a clone inside the project)
         // has a law of its own: look for `.git` between the path and the
         // root of the law that holds it (or up to `/` when none does).
+        // Walked down from that root one folder at a time, stopping at the
+        // first folder that does not exist (nothing below it does): a
+        // deep path costs one look per existing folder, not per ancestor.
         let start = path.parent().unwrap_or(path);
-        let stop = best.map(|i| self.laws[i].repo.root.clone());
-        let nested = start
-            .ancestors()
-            .take_while(|dir| {
-                stop.as_deref()
-                    .is_none_or(|s| *dir != s && dir.starts_with(s))
-            })
-            .find(|dir| std::fs::symlink_metadata(dir.join(".git")).is_ok())
-            .map(Path::to_path_buf);
+        let base = best.map_or_else(|| PathBuf::from("/"), |i| self.laws[i].repo.root.clone());
+        let mut nested = None;
+        if best.is_none() && std::fs::symlink_metadata(base.join(".git")).is_ok() {
+            nested = Some(base.clone());
+        }
+        if let Ok(rest) = start.strip_prefix(&base) {
+            let mut dir = base.clone();
+            for component in rest.components() {
+                dir.push(component);
+                if std::fs::symlink_metadata(&dir).is_err() {
+                    break;
+                }
+                if std::fs::symlink_metadata(dir.join(".git")).is_ok() {
+                    nested = Some(dir.clone());
+                }
+            }
+        }
         match (best, nested) {
             (_, Some(root)) => Some(self.push(root)),
             (Some(i), None) => Some(i),

@@ -76,6 +76,9 @@ pub enum Problem {
     DroppedText(String),
     /// Nesting deeper than the walk follows.
     TooDeep,
+    /// The parser was stopped: the line made it read the text over and
+    /// over (see `parse_bounded`).
+    TooComplex,
     /// More simple commands than the limit.
     TooMany,
     /// A construct the walk does not understand.
@@ -117,17 +120,67 @@ pub fn parse(source: &str) -> Script {
             }
             *slot = Some(parser);
         }
-        slot.as_mut().and_then(|p| p.parse(source, None))
+        Some(slot.as_mut().map(|p| parse_bounded(p, source)))
     });
-    let Some(tree) = tree else {
-        return Script {
+    match tree.flatten() {
+        None => Script {
             problems: vec![Problem::Unsupported(
                 "the bash parser could not be started".into(),
             )],
             ..Script::default()
-        };
+        },
+        Some(Err(Overworked)) => Script {
+            problems: vec![Problem::TooComplex],
+            ..Script::default()
+        },
+        Some(Ok(tree)) => walk_tree(&tree, source),
+    }
+}
+
+/// Bytes handed to tree-sitter per read: the unit of [`parse_bounded`]'s
+/// work count.
+const READ_CHUNK: usize = 512;
+
+/// The parser was stopped: it read far more than the text (see
+/// [`parse_bounded`]).
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Overworked;
+
+/// Parses `source` with `parser`, counting the chunks of text tree-sitter
+/// reads. A parse reads each chunk a few times (at most 11 times a chunk
+/// over the agent corpus); some inputs make it read again and again (64 KiB
+/// of unmatched `)` cost bash's grammar 10 s, growing with the square of the
+/// length). Past `limits::MAX_READS_PER_CHUNK` times the chunks plus a
+/// margin, the parse is stopped. The count depends only on the text, never
+/// on time, so the same line always gets the same answer.
+pub(crate) fn parse_bounded(parser: &mut Parser, source: &str) -> Result<Tree, Overworked> {
+    let bytes = source.as_bytes();
+    let budget = (bytes.len() / READ_CHUNK + 1) * limits::MAX_READS_PER_CHUNK + 256;
+    let mut reads = 0usize;
+    let over = std::cell::Cell::new(false);
+    let mut read = |offset: usize, _| {
+        reads += 1;
+        if reads > budget {
+            // An empty read is the end of the text: the parse winds up fast.
+            over.set(true);
+            return &[] as &[u8];
+        }
+        let end = offset.saturating_add(READ_CHUNK).min(bytes.len());
+        bytes.get(offset..end).unwrap_or(&[])
     };
-    walk_tree(&tree, source)
+    let mut progress = |_: &tree_sitter::ParseState| {
+        if over.get() {
+            std::ops::ControlFlow::Break(())
+        } else {
+            std::ops::ControlFlow::Continue(())
+        }
+    };
+    let options = tree_sitter::ParseOptions::new().progress_callback(&mut progress);
+    let tree = parser.parse_with_options(&mut read, None, Some(options));
+    match tree {
+        Some(tree) if !over.get() => Ok(tree),
+        _ => Err(Overworked),
+    }
 }
 
 /// Prints the syntax tree (for `portcullis explain --tree`).
