@@ -179,7 +179,12 @@ pub(crate) fn parse_bounded(parser: &mut Parser, source: &str) -> Result<Tree, O
     let tree = parser.parse_with_options(&mut read, None, Some(options));
     match tree {
         Some(tree) if !over.get() => Ok(tree),
-        _ => Err(Overworked),
+        _ => {
+            // A stopped parser keeps its state and would resume this parse
+            // on the next text (a tree of the old text over the new one).
+            parser.reset();
+            Err(Overworked)
+        }
     }
 }
 
@@ -1531,5 +1536,22 @@ mod tests {
         let s = parse("x=rm; $x -rf /");
         let last = s.commands.last().map(|c| c.words[0].value.clone());
         assert_eq!(last.as_deref(), Some("rm"));
+    }
+}
+
+#[cfg(test)]
+mod bounded_tests {
+    use super::*;
+
+    /// A parse stopped for reading too much must not leak into the next
+    /// one: tree-sitter resumes a stopped parse unless the parser is reset.
+    #[test]
+    fn a_stopped_parse_leaves_the_parser_clean() {
+        let heavy = format!("echo {}", ")".repeat(20_000));
+        assert!(parse(&heavy).problems.contains(&Problem::TooComplex));
+        let after = parse("ls -la");
+        assert!(after.problems.is_empty(), "{:?}", after.problems);
+        assert_eq!(after.commands.len(), 1);
+        assert_eq!(after.commands[0].words[0].value, "ls");
     }
 }
