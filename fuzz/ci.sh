@@ -79,7 +79,7 @@ for target in "${targets[@]}"; do
   status=0
   # shellcheck disable=SC2086
   "${fuzz[@]}" run "${build_flags[@]}" "$target" "fuzz/corpus/$target" -- \
-    -max_total_time="$seconds" -rss_limit_mb=512 -timeout=5 -max_len=8192 \
+    -max_total_time="$seconds" -rss_limit_mb=512 -timeout=${FUZZ_TIMEOUT:-25} -max_len=8192 \
     -artifact_prefix="fuzz/artifacts/$target/" -print_final_stats=1 \
     "${jobs[@]}" ${FUZZ_ARGS:-} >"$log" 2>&1 || status=$?
   # libFuzzer's closing lines: runs, speed, corpus.

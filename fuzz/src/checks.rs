@@ -495,7 +495,8 @@ fn inline_lane(language: Language, interpreter: &str, flag: &str, data: &[u8]) {
     for (command, given) in commands_for(interpreter, flag, &code, true) {
         let decision = judge(&command);
         // No argument holds a NUL; node reads `-e -x` as a missing script.
-        if code.contains('\0') || interpreter == "node" && given == code && code.starts_with('-') {
+        if code.contains('\0') || (interpreter == "node" && given == code && code.starts_with('-'))
+        {
             continue;
         }
         let analysis = if given == code {

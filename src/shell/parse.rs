@@ -165,7 +165,15 @@ pub(crate) fn parse_bounded(parser: &mut Parser, source: &str) -> Result<Tree, O
             over.set(true);
             return &[] as &[u8];
         }
-        let end = offset.saturating_add(READ_CHUNK).min(bytes.len());
+        // Chunks end on a character boundary: tree-sitter's lexers must
+        // never see half a character at the end of a chunk.
+        let mut end = offset.saturating_add(READ_CHUNK).min(bytes.len());
+        while end > offset && !source.is_char_boundary(end) {
+            end -= 1;
+        }
+        if end == offset {
+            end = bytes.len();
+        }
         bytes.get(offset..end).unwrap_or(&[])
     };
     let mut progress = |_: &tree_sitter::ParseState| {
