@@ -48,14 +48,20 @@ extern "C" fn abort_handler(_signal: libc::c_int) {
     }
 }
 
+/// SIGABRT, and SIGSEGV and SIGBUS (a fault in the parsers' C code) too.
+/// The handler runs on the alternate signal stack Rust's runtime sets up
+/// for the main thread (`SA_ONSTACK`), so a stack overflow reaches it.
 fn install_abort_handler() {
     // SAFETY: sigaction with a zeroed struct, an empty mask and a handler
     // that only calls async-signal-safe functions.
     unsafe {
         let mut action: libc::sigaction = std::mem::zeroed();
         action.sa_sigaction = abort_handler as *const () as libc::sighandler_t;
+        action.sa_flags = libc::SA_ONSTACK;
         libc::sigemptyset(&mut action.sa_mask);
-        libc::sigaction(libc::SIGABRT, &action, std::ptr::null_mut());
+        for signal in [libc::SIGABRT, libc::SIGSEGV, libc::SIGBUS] {
+            libc::sigaction(signal, &action, std::ptr::null_mut());
+        }
     }
 }
 

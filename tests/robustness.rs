@@ -501,7 +501,13 @@ fn history_readers_survive_random_input() {
 /// signal, which Claude Code reads as "no opinion". The hook is stopped
 /// while it waits on stdin and sent SIGABRT.
 #[test]
-fn an_abort_exits_2() {
+fn an_abort_or_a_fault_exits_2() {
+    for signal in [libc::SIGABRT, libc::SIGSEGV, libc::SIGBUS] {
+        signal_exits_2(signal);
+    }
+}
+
+fn signal_exits_2(signal: libc::c_int) {
     let child = Command::new(env!("CARGO_BIN_EXE_portcullis"))
         .arg("hook")
         .stdin(Stdio::piped())
@@ -520,25 +526,25 @@ fn an_abort_exits_2() {
                     .find_map(|l| l.strip_prefix("SigCgt:"))
                     .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
             })
-            .is_some_and(|mask| mask & (1 << (libc::SIGABRT - 1)) != 0)
+            .is_some_and(|mask| mask & (1 << (signal - 1)) != 0)
     };
     let mut waited = 0;
     while !catches_abort() {
         assert!(
             waited < 1000,
-            "portcullis never installed its SIGABRT handler"
+            "portcullis never installed its handler for signal {signal}"
         );
         std::thread::sleep(std::time::Duration::from_millis(10));
         waited += 1;
     }
     // SAFETY: signalling our own child process.
-    let sent = unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGABRT) };
+    let sent = unsafe { libc::kill(child.id() as libc::pid_t, signal) };
     assert_eq!(sent, 0, "kill failed");
     let output = child.wait_with_output().expect("wait for portcullis");
     assert_eq!(
         output.status.code(),
         Some(2),
-        "status {:?}, stderr {}",
+        "signal {signal}: status {:?}, stderr {}",
         output.status,
         String::from_utf8_lossy(&output.stderr)
     );

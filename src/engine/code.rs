@@ -292,7 +292,19 @@ impl Run<'_> {
         if meta.len() > limits::MAX_SCRIPT_BYTES as u64 {
             return Err(Unreadable::TooLarge(meta.len()));
         }
-        let bytes = std::fs::read(&real).map_err(|e| Unreadable::Missing(e.kind().to_string()))?;
+        // Read at most the limit (plus one byte to notice more): files
+        // under /proc report a size of 0 and can be endless.
+        let mut bytes = Vec::new();
+        std::fs::File::open(&real)
+            .and_then(|file| {
+                use std::io::Read;
+                file.take(limits::MAX_SCRIPT_BYTES as u64 + 1)
+                    .read_to_end(&mut bytes)
+            })
+            .map_err(|e| Unreadable::Missing(e.kind().to_string()))?;
+        if bytes.len() > limits::MAX_SCRIPT_BYTES {
+            return Err(Unreadable::TooLarge(bytes.len() as u64));
+        }
         String::from_utf8(bytes).map_err(|_| Unreadable::Missing("not UTF-8 text".into()))
     }
 
