@@ -1066,6 +1066,26 @@ impl Walker<'_> {
                 let mut literal_body = true;
                 let mut cursor = child.walk();
                 let parts: Vec<Node> = child.children(&mut cursor).collect();
+                // A third silent misparse of tree-sitter-bash: a body whose
+                // first line starts with `\` is read as a line continuation,
+                // and that line becomes an argument of the redirection, out
+                // of the body (`bash <<'EOF'\n\\rm -rf /\nEOF` had an
+                // empty body). Any part that spans a newline before the body
+                // is one.
+                let body_start = parts
+                    .iter()
+                    .find(|p| p.kind() == "heredoc_body")
+                    .map_or(usize::MAX, |b| b.start_byte());
+                if parts.iter().any(|p| {
+                    p.is_named()
+                        && !matches!(p.kind(), "heredoc_start" | "heredoc_body" | "heredoc_end")
+                        && p.start_byte() < body_start
+                        && text(*p, self.src).contains('\n')
+                }) {
+                    self.script.problems.push(Problem::MergedLine(
+                        "the heredoc's first line, read as an argument".into(),
+                    ));
+                }
                 for part in parts {
                     match part.kind() {
                         "heredoc_start" => {
