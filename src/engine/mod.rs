@@ -272,16 +272,26 @@ impl<'a> Run<'a> {
             .filter(|b| matches!(b, b'|' | b';' | b'&' | b'\n'))
             .count();
         if separators > limits::MAX_SEPARATORS {
-            self.find(
-                Verdict::Blocked,
-                "parse.too-many",
-                format!("{separators} command separators, over the {} limit", limits::MAX_SEPARATORS),
-                "Split the work into smaller commands, or write long content to a file with the Write tool.",
-                limits::clip(command, 80),
+            let what = format!(
+                "{separators} command separators, over the {} limit",
+                limits::MAX_SEPARATORS
             );
+            self.too_many(what, command);
             return;
         }
         self.script(command, 0, self.location.cwd.clone());
+    }
+
+    /// BLOCKED `parse.too-many`: `text` holds more of something than is
+    /// parsed (`what` says what and the limit).
+    fn too_many(&mut self, what: String, text: &str) {
+        self.find(
+            Verdict::Blocked,
+            "parse.too-many",
+            what,
+            "Split the work into smaller commands, or write long content to a file with the Write tool.",
+            limits::clip(text, 80),
+        );
     }
 
     /// Parses and judges one shell script (the top line, or a script a
@@ -311,29 +321,23 @@ impl<'a> Run<'a> {
             );
             return;
         }
-        // A pipeline costs tree-sitter-bash memory with the square of its
-        // length: a line with more `|` than the limit is not parsed.
-        // Its tree takes ~250 bytes a token: a line of half a million
-        // one-letter words would take 130 MiB before the walk could stop.
+        // Counted before parsing, so time and memory stay bounded: a
+        // tree-sitter-bash tree takes ~250 bytes a token (half a million
+        // one-letter words would take 130 MiB before the walk could stop),
+        // and a pipeline costs it memory with the square of its length.
         let tokens = count_tokens(text);
         if tokens > limits::MAX_TOKENS {
-            self.find(
-                Verdict::Blocked,
-                "parse.too-many",
+            self.too_many(
                 format!("{tokens} words, over the {} limit", limits::MAX_TOKENS),
-                "Split the work into smaller commands, or write long content to a file with the Write tool.",
-                limits::clip(text, 80),
+                text,
             );
             return;
         }
         let pipes = text.bytes().filter(|b| *b == b'|').count();
         if pipes > limits::MAX_PIPES {
-            self.find(
-                Verdict::Blocked,
-                "parse.too-many",
+            self.too_many(
                 format!("{pipes} `|`, over the {} limit", limits::MAX_PIPES),
-                "Split the work into smaller commands.",
-                limits::clip(text, 80),
+                text,
             );
             return;
         }
