@@ -10,9 +10,15 @@
 
 use super::value::{self, Value};
 use super::{Analysis, Args, Callee, Fields, Findings, Language, MAX_DEPTH};
+use crate::grammar::Grammar;
 use crate::rules::CodeEffect;
 use std::collections::HashMap;
 use tree_sitter::Node;
+
+/// The kind name of a JavaScript node (see [`Grammar::kind`]).
+fn kind<'t>(node: impl std::borrow::Borrow<Node<'t>>) -> &'static str {
+    Grammar::JavaScript.kind(*node.borrow())
+}
 
 /// Globals the lane knows by their bare name.
 #[rustfmt::skip]
@@ -33,15 +39,14 @@ const GLOBAL_OBJECTS: &[&str] = &["global", "globalThis", "self", "window"];
 
 /// Reads JavaScript `code`; `depth` counts code-in-code levels entered.
 pub fn analyse(code: &str, depth: usize) -> Analysis {
-    let language: tree_sitter::Language = tree_sitter_javascript::LANGUAGE.into();
-    let tree = match super::parse(&language, code, "JavaScript") {
+    let tree = match super::parse(Grammar::JavaScript, code, "JavaScript") {
         Ok(tree) => tree,
         Err(failed) => return failed,
     };
     let root = tree.root_node();
     let mut lane = Lane {
         src: code.as_bytes(),
-        fields: Fields::new(&language, FIELDS),
+        fields: Fields::new(Grammar::JavaScript.language(), FIELDS),
         env: HashMap::new(),
         findings: Findings::new(Language::JavaScript, depth),
     };
@@ -121,7 +126,7 @@ impl<'s> Lane<'s> {
                 .get_or_insert_with(|| "the code nests too deep to read".into());
             return;
         }
-        match node.kind() {
+        match kind(node) {
             "import_statement" => self.import(node),
             "comment"
             | "string"
@@ -133,7 +138,7 @@ impl<'s> Lane<'s> {
             "variable_declarator" => {
                 if let Some(value) = self.fields.child(node, "value") {
                     // `const f = fs.rmSync` only names the function.
-                    if !matches!(value.kind(), "identifier" | "member_expression") {
+                    if !matches!(kind(value), "identifier" | "member_expression") {
                         self.visit(value, depth + 1);
                     }
                     let v = self.eval(value, 0);
@@ -144,7 +149,7 @@ impl<'s> Lane<'s> {
             }
             "assignment_expression" => {
                 if let Some(right) = self.fields.child(node, "right") {
-                    if !matches!(right.kind(), "identifier" | "member_expression") {
+                    if !matches!(kind(right), "identifier" | "member_expression") {
                         self.visit(right, depth + 1);
                     }
                     let v = self.eval(right, 0);
@@ -176,7 +181,7 @@ impl<'s> Lane<'s> {
                 let mut cursor = node.walk();
                 let subs: Vec<Node> = node
                     .named_children(&mut cursor)
-                    .filter(|c| c.kind() == "template_substitution")
+                    .filter(|c| kind(c) == "template_substitution")
                     .collect();
                 for sub in subs {
                     self.visit(sub, depth + 1);
@@ -203,7 +208,7 @@ impl<'s> Lane<'s> {
     /// Binds the names of a declaration or assignment target, destructuring
     /// objects (`const {rmSync: r} = require('fs')`).
     fn bind(&mut self, target: Node, value: Value, depth: usize) {
-        match target.kind() {
+        match kind(target) {
             "identifier" => {
                 self.env.insert(self.text(target).to_string(), value);
             }
@@ -211,7 +216,7 @@ impl<'s> Lane<'s> {
                 let mut cursor = target.walk();
                 let children: Vec<Node> = target.named_children(&mut cursor).collect();
                 for child in children {
-                    match child.kind() {
+                    match kind(child) {
                         "shorthand_property_identifier_pattern" => {
                             let name = self.text(child).to_string();
                             let v = self.member(&value, &name);
@@ -224,12 +229,12 @@ impl<'s> Lane<'s> {
                             ) else {
                                 continue;
                             };
-                            let key = match key.kind() {
+                            let key = match kind(key) {
                                 "string" => self.string(key).as_text().unwrap_or("").to_string(),
                                 _ => self.text(key).to_string(),
                             };
                             let v = self.member(&value, &key);
-                            let inner = match inner.kind() {
+                            let inner = match kind(inner) {
                                 "assignment_pattern" => self.fields.child(inner, "left"),
                                 _ => Some(inner),
                             };
@@ -281,13 +286,13 @@ impl<'s> Lane<'s> {
         let mut cursor = node.walk();
         let clauses: Vec<Node> = node
             .named_children(&mut cursor)
-            .filter(|c| c.kind() == "import_clause")
+            .filter(|c| kind(c) == "import_clause")
             .collect();
         for clause in clauses {
             let mut c = clause.walk();
             let parts: Vec<Node> = clause.named_children(&mut c).collect();
             for part in parts {
-                match part.kind() {
+                match kind(part) {
                     "identifier" => {
                         self.env
                             .insert(self.text(part).to_string(), Value::Module(spec.clone()));
@@ -306,7 +311,7 @@ impl<'s> Lane<'s> {
                                 continue;
                             };
                             let alias = self.fields.child(s, "alias").unwrap_or(name);
-                            let imported = match name.kind() {
+                            let imported = match kind(name) {
                                 "string" => self.string(name).as_text().unwrap_or("").to_string(),
                                 _ => self.text(name).to_string(),
                             };
@@ -326,7 +331,7 @@ impl<'s> Lane<'s> {
 
     /// A name or member used as a value, not called.
     fn reference(&mut self, node: Node, depth: usize) {
-        if node.kind() == "subscript_expression"
+        if kind(node) == "subscript_expression"
             && let (Some(object), Some(index)) = (
                 self.fields.child(node, "object"),
                 self.fields.child(node, "index"),
@@ -361,7 +366,7 @@ impl<'s> Lane<'s> {
             .or_else(|| self.fields.child(node, "constructor"));
         let arguments = self.fields.child(node, "arguments");
         if let Some(f) = function {
-            match f.kind() {
+            match kind(f) {
                 "identifier" | "import" => {}
                 "member_expression" | "subscript_expression" => {
                     // A name chain (`fs.rmSync.call`) is the callee itself;
@@ -371,7 +376,7 @@ impl<'s> Lane<'s> {
                     {
                         self.visit(object, depth + 1);
                     }
-                    if f.kind() == "subscript_expression"
+                    if kind(f) == "subscript_expression"
                         && let Some(index) = self.fields.child(f, "index")
                     {
                         self.visit(index, depth + 1);
@@ -383,7 +388,7 @@ impl<'s> Lane<'s> {
         if let Some(a) = arguments {
             self.visit(a, depth + 1);
         }
-        let tagged = arguments.is_some_and(|a| a.kind() == "template_string");
+        let tagged = arguments.is_some_and(|a| kind(a) == "template_string");
         let callee = self.callee(function, 0);
         let args = self.args(arguments, 0);
         let name = callee.name.clone().unwrap_or_default();
@@ -394,7 +399,7 @@ impl<'s> Lane<'s> {
             _ => {
                 // `fs[x](…)`: a member chosen at run time.
                 function.is_some_and(|f| {
-                    f.kind() == "subscript_expression"
+                    kind(f) == "subscript_expression"
                         && self
                             .fields
                             .child(f, "object")
@@ -424,19 +429,17 @@ impl<'s> Lane<'s> {
         let Some(function) = function else {
             return Callee::default();
         };
-        if function.kind() == "import" {
+        if kind(function) == "import" {
             return Callee {
                 name: Some("import".into()),
                 ..Callee::default()
             };
         }
-        if matches!(
-            function.kind(),
-            "member_expression" | "subscript_expression"
-        ) && let Some(object) = self.fields.child(function, "object")
+        if matches!(kind(function), "member_expression" | "subscript_expression")
+            && let Some(object) = self.fields.child(function, "object")
         {
             let receiver = self.eval(object, depth + 1);
-            let member = match function.kind() {
+            let member = match kind(function) {
                 "member_expression" => self
                     .fields
                     .child(function, "property")
@@ -485,14 +488,14 @@ impl<'s> Lane<'s> {
         let Some(arguments) = arguments else {
             return args;
         };
-        if arguments.kind() == "template_string" {
+        if kind(arguments) == "template_string" {
             let v = self.eval(arguments, depth + 1);
             args.positional.push((v, self.text(arguments).to_string()));
             return args;
         }
         let mut cursor = arguments.walk();
         for child in arguments.named_children(&mut cursor) {
-            match child.kind() {
+            match kind(child) {
                 "spread_element" => args.spread = true,
                 "comment" => {}
                 _ => {
@@ -508,7 +511,7 @@ impl<'s> Lane<'s> {
         if depth > 64 {
             return Value::Unknown;
         }
-        match node.kind() {
+        match kind(node) {
             "identifier" => {
                 let name = self.text(node);
                 if let Some(v) = self.env.get(name) {
@@ -558,7 +561,7 @@ impl<'s> Lane<'s> {
                 let mut out = String::new();
                 let mut cursor = node.walk();
                 for part in node.named_children(&mut cursor) {
-                    match part.kind() {
+                    match kind(part) {
                         "string_fragment" => out.push_str(self.text(part)),
                         "escape_sequence" => value::unescape_into(self.text(part), &mut out),
                         _ => return Value::Unknown,
@@ -583,9 +586,9 @@ impl<'s> Lane<'s> {
                 let mut cursor = node.walk();
                 let items: Vec<Value> = node
                     .named_children(&mut cursor)
-                    .filter(|c| c.kind() != "comment")
+                    .filter(|c| kind(c) != "comment")
                     .map(|c| {
-                        if c.kind() == "spread_element" {
+                        if kind(c) == "spread_element" {
                             Value::Unknown
                         } else {
                             self.eval(c, depth + 1)
@@ -598,13 +601,13 @@ impl<'s> Lane<'s> {
                 let mut pairs = Vec::new();
                 let mut cursor = node.walk();
                 for pair in node.named_children(&mut cursor) {
-                    if pair.kind() == "pair"
+                    if kind(pair) == "pair"
                         && let (Some(k), Some(v)) = (
                             self.fields.child(pair, "key"),
                             self.fields.child(pair, "value"),
                         )
                     {
-                        let key = match k.kind() {
+                        let key = match kind(k) {
                             "string" => self.string(k).as_text().unwrap_or("").to_string(),
                             _ => self.text(k).to_string(),
                         };
@@ -676,7 +679,7 @@ impl<'s> Lane<'s> {
         let mut out = String::new();
         let mut cursor = node.walk();
         for part in node.named_children(&mut cursor) {
-            match part.kind() {
+            match kind(part) {
                 "string_fragment" => out.push_str(self.text(part)),
                 "escape_sequence" => value::unescape_into(self.text(part), &mut out),
                 _ => {}

@@ -18,6 +18,7 @@ pub mod route;
 pub mod scan;
 pub mod value;
 
+use crate::grammar::Grammar;
 use crate::limits;
 use crate::rules::{self, CodeCall, CodeEffect, CodeLanguage, PathArg, ShellArg};
 use crate::shell::Word;
@@ -440,7 +441,7 @@ pub fn one_line(text: &str) -> String {
 /// Parses `code` with `grammar` (named `name` in reasons); an [`Analysis`]
 /// saying why when the parser cannot be set up or gives up.
 pub(crate) fn parse(
-    grammar: &tree_sitter::Language,
+    grammar: Grammar,
     code: &str,
     name: &str,
 ) -> Result<tree_sitter::Tree, Analysis> {
@@ -448,16 +449,15 @@ pub(crate) fn parse(
         found: Vec::new(),
         unparsable: Some(why),
     };
-    let mut parser = tree_sitter::Parser::new();
-    parser
-        .set_language(grammar)
-        .map_err(|_| failed(format!("the {name} grammar did not load")))?;
-    crate::shell::parse::parse_bounded(&mut parser, code).map_err(|_| {
-        failed(format!(
-            "the {name} parser read the code over {} times a chunk and was stopped",
-            crate::limits::MAX_READS_PER_CHUNK
-        ))
-    })
+    grammar
+        .with_parser(|parser| crate::shell::parse::parse_bounded(parser, code))
+        .ok_or_else(|| failed(format!("the {name} grammar did not load")))?
+        .map_err(|_| {
+            failed(format!(
+                "the {name} parser read the code over {} times a chunk and was stopped",
+                crate::limits::MAX_READS_PER_CHUNK
+            ))
+        })
 }
 
 /// Where and why a tree failed to parse, for a reason.

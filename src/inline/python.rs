@@ -10,9 +10,15 @@
 
 use super::value::{self, Value};
 use super::{Analysis, Args, Callee, Fields, Findings, Language, MAX_DEPTH};
+use crate::grammar::Grammar;
 use crate::rules::CodeEffect;
 use std::collections::HashMap;
 use tree_sitter::Node;
+
+/// The kind name of a Python node (see [`Grammar::kind`]).
+fn kind<'t>(node: impl std::borrow::Borrow<Node<'t>>) -> &'static str {
+    Grammar::Python.kind(*node.borrow())
+}
 
 /// Builtins the lane knows by their bare name.
 #[rustfmt::skip]
@@ -31,15 +37,14 @@ const INTROSPECTION: &[&str] = &[
 
 /// Reads Python `code`; `depth` counts code-in-code levels already entered.
 pub fn analyse(code: &str, depth: usize) -> Analysis {
-    let language: tree_sitter::Language = tree_sitter_python::LANGUAGE.into();
-    let tree = match super::parse(&language, code, "Python") {
+    let tree = match super::parse(Grammar::Python, code, "Python") {
         Ok(tree) => tree,
         Err(failed) => return failed,
     };
     let root = tree.root_node();
     let mut lane = Lane {
         src: code.as_bytes(),
-        fields: Fields::new(&language, FIELDS),
+        fields: Fields::new(Grammar::Python.language(), FIELDS),
         env: HashMap::new(),
         star: Vec::new(),
         findings: Findings::new(Language::Python, depth),
@@ -103,7 +108,7 @@ impl<'s> Lane<'s> {
                 .get_or_insert_with(|| "the code nests too deep to read".into());
             return;
         }
-        match node.kind() {
+        match kind(node) {
             "import_statement" => self.import(node),
             "import_from_statement" => self.import_from(node),
             "future_import_statement" | "comment" | "global_statement" | "nonlocal_statement" => {}
@@ -111,10 +116,10 @@ impl<'s> Lane<'s> {
                 if let Some(right) = self.fields.child(node, "right") {
                     // `f = os.system` only names the function: its calls
                     // through `f` are judged.
-                    if !matches!(right.kind(), "identifier" | "attribute") {
+                    if !matches!(kind(right), "identifier" | "attribute") {
                         self.visit(right, depth + 1);
                     }
-                    let value = if node.kind() == "assignment" {
+                    let value = if kind(node) == "assignment" {
                         self.eval(right, 0)
                     } else {
                         Value::Unknown
@@ -211,7 +216,7 @@ impl<'s> Lane<'s> {
                 self.visit(value, depth + 1);
             }
             if let Some(name) = self.fields.child(param, "name").or(Some(param))
-                && name.kind() == "identifier"
+                && kind(name) == "identifier"
             {
                 self.env.insert(self.text(name).to_string(), Value::Unknown);
             }
@@ -220,7 +225,7 @@ impl<'s> Lane<'s> {
 
     /// Binds the names of an assignment target.
     fn bind(&mut self, target: Node, value: Value, depth: usize) {
-        match target.kind() {
+        match kind(target) {
             "identifier" => {
                 self.env.insert(self.text(target).to_string(), value);
             }
@@ -254,7 +259,7 @@ impl<'s> Lane<'s> {
         let mut cursor = node.walk();
         let children: Vec<Node> = node.children_by_field_name("name", &mut cursor).collect();
         for child in children {
-            match child.kind() {
+            match kind(child) {
                 "dotted_name" => {
                     let full = self.text(child).to_string();
                     let head = full.split('.').next().unwrap_or(&full).to_string();
@@ -278,18 +283,18 @@ impl<'s> Lane<'s> {
         let module = self
             .fields
             .child(node, "module_name")
-            .filter(|m| m.kind() == "dotted_name")
+            .filter(|m| kind(m) == "dotted_name")
             .map(|m| self.text(m).to_string());
         let mut cursor = node.walk();
         let children: Vec<Node> = node.named_children(&mut cursor).collect();
         for child in children {
-            if child.kind() == "wildcard_import" {
+            if kind(child) == "wildcard_import" {
                 if let Some(module) = &module {
                     self.star.push(module.clone());
                 }
                 continue;
             }
-            let (name, alias) = match child.kind() {
+            let (name, alias) = match kind(child) {
                 "dotted_name" if Some(child) != self.fields.child(node, "module_name") => {
                     (child, child)
                 }
@@ -314,7 +319,7 @@ impl<'s> Lane<'s> {
     /// A name or attribute used as a value, not called: a function with an
     /// effect passed along (`map(os.remove, files)`) has that effect.
     fn reference(&mut self, node: Node, depth: usize) {
-        if node.kind() == "attribute"
+        if kind(node) == "attribute"
             && let Some(attr) = self.fields.child(node, "attribute")
             && INTROSPECTION.contains(&self.text(attr))
         {
@@ -344,7 +349,7 @@ impl<'s> Lane<'s> {
         // Calls inside the callee (`subprocess.run(…).stdout`) and the
         // arguments are calls of their own.
         if let Some(f) = function {
-            match f.kind() {
+            match kind(f) {
                 "identifier" => {}
                 "attribute" => {
                     if let Some(attr) = self.fields.child(f, "attribute")
@@ -393,7 +398,7 @@ impl<'s> Lane<'s> {
         let Some(function) = function else {
             return Callee::default();
         };
-        if function.kind() == "attribute"
+        if kind(function) == "attribute"
             && let (Some(object), Some(attr)) = (
                 self.fields.child(function, "object"),
                 self.fields.child(function, "attribute"),
@@ -423,7 +428,7 @@ impl<'s> Lane<'s> {
         let Some(arguments) = arguments else {
             return args;
         };
-        if arguments.kind() == "generator_expression" {
+        if kind(arguments) == "generator_expression" {
             args.positional
                 .push((Value::Unknown, self.text(arguments).to_string()));
             return args;
@@ -431,7 +436,7 @@ impl<'s> Lane<'s> {
         let mut cursor = arguments.walk();
         let children: Vec<Node> = arguments.named_children(&mut cursor).collect();
         for child in children {
-            match child.kind() {
+            match kind(child) {
                 "keyword_argument" => {
                     if let (Some(name), Some(value)) = (
                         self.fields.child(child, "name"),
@@ -457,7 +462,7 @@ impl<'s> Lane<'s> {
         if depth > 64 {
             return Value::Unknown;
         }
-        match node.kind() {
+        match kind(node) {
             "identifier" => self.lookup(self.text(node)),
             "attribute" => {
                 let (Some(object), Some(attr)) = (
@@ -540,9 +545,9 @@ impl<'s> Lane<'s> {
                 let mut cursor = node.walk();
                 let items: Vec<Value> = node
                     .named_children(&mut cursor)
-                    .filter(|c| c.kind() != "comment")
+                    .filter(|c| kind(c) != "comment")
                     .map(|c| {
-                        if c.kind() == "list_splat" {
+                        if kind(c) == "list_splat" {
                             Value::Unknown
                         } else {
                             self.eval(c, depth + 1)
@@ -603,7 +608,7 @@ impl<'s> Lane<'s> {
         if let Some(a) = self.fields.child(node, "arguments") {
             let mut cursor = a.walk();
             for child in a.named_children(&mut cursor) {
-                if !matches!(child.kind(), "keyword_argument" | "comment") {
+                if !matches!(kind(child), "keyword_argument" | "comment") {
                     args.push(self.eval(child, depth + 1));
                 }
             }
@@ -612,7 +617,7 @@ impl<'s> Lane<'s> {
         let Some(function) = function else {
             return Value::Unknown;
         };
-        let (receiver, name) = match function.kind() {
+        let (receiver, name) = match kind(function) {
             "attribute" => {
                 let receiver = self
                     .fields
@@ -718,7 +723,7 @@ impl<'s> Lane<'s> {
         let mut out = String::new();
         let mut cursor = node.walk();
         for part in node.named_children(&mut cursor) {
-            match part.kind() {
+            match kind(part) {
                 "string_content" => {
                     let content = self.text(part);
                     if raw_string {

@@ -9,8 +9,8 @@
 //! nesting past the depth limit.
 
 use super::word::{self, Vars, Word, text};
+use crate::grammar::Grammar;
 use crate::limits;
-use std::cell::RefCell;
 use std::ops::Range;
 use tree_sitter::{Node, Parser, Tree};
 
@@ -101,28 +101,16 @@ pub struct Script {
     pub nested: Vec<String>,
 }
 
-thread_local! {
-    static PARSER: RefCell<Option<Parser>> = const { RefCell::new(None) };
+/// The kind name of a bash node (see [`Grammar::kind`]).
+pub(crate) fn kind<'t>(node: impl std::borrow::Borrow<Node<'t>>) -> &'static str {
+    Grammar::Bash.kind(*node.borrow())
 }
 
 /// Parses `source` as bash. Never panics; a parser that cannot be created is
 /// reported as a problem.
 pub fn parse(source: &str) -> Script {
-    let tree = PARSER.with(|cell| {
-        let mut slot = cell.borrow_mut();
-        if slot.is_none() {
-            let mut parser = Parser::new();
-            if parser
-                .set_language(&tree_sitter_bash::LANGUAGE.into())
-                .is_err()
-            {
-                return None;
-            }
-            *slot = Some(parser);
-        }
-        Some(slot.as_mut().map(|p| parse_bounded(p, source)))
-    });
-    match tree.flatten() {
+    let tree = Grammar::Bash.with_parser(|parser| parse_bounded(parser, source));
+    match tree {
         None => Script {
             problems: vec![Problem::Unsupported(
                 "the bash parser could not be started".into(),
@@ -201,14 +189,10 @@ pub(crate) fn parse_bounded(parser: &mut Parser, source: &str) -> Result<Tree, O
 
 /// Prints the syntax tree (for `portcullis explain --tree`).
 pub fn dump_tree(source: &str) -> String {
-    let mut parser = Parser::new();
-    if parser
-        .set_language(&tree_sitter_bash::LANGUAGE.into())
-        .is_err()
+    match Grammar::Bash
+        .with_parser(|parser| parser.parse(source, None))
+        .flatten()
     {
-        return "the bash parser could not be started".into();
-    }
-    match parser.parse(source, None) {
         Some(tree) => {
             let mut out = String::new();
             let mut cursor = tree.walk();
@@ -226,7 +210,7 @@ pub fn dump_tree(source: &str) -> String {
                             "{}{field}{}{} {:?}\n",
                             "  ".repeat(depth),
                             if node.is_missing() { "MISSING " } else { "" },
-                            node.kind(),
+                            kind(node),
                             text(node, source.as_bytes())
                         ));
                     }
@@ -354,7 +338,7 @@ pub(crate) fn first_error_node(root: Node) -> Option<Node> {
 fn is_read_write_gap(node: Node, src: &[u8]) -> bool {
     node.is_error()
         && text(node, src) == ">"
-        && node.parent().is_some_and(|p| p.kind() == "file_redirect")
+        && node.parent().is_some_and(|p| kind(p) == "file_redirect")
         && node
             .prev_sibling()
             .is_some_and(|prev| text(prev, src) == "<" && prev.end_byte() == node.start_byte())
@@ -382,7 +366,7 @@ fn only_read_write_redirects(root: Node, src: &[u8]) -> bool {
 /// The text of the first ERROR or MISSING node.
 fn first_error(root: Node, src: &[u8]) -> String {
     match first_error_node(root) {
-        Some(node) if node.is_missing() => format!("missing `{}`", node.kind()),
+        Some(node) if node.is_missing() => format!("missing `{}`", kind(node)),
         Some(node) => format!("cannot parse near `{}`", limits::clip(text(node, src), 60)),
         None => "syntax error".into(),
     }
@@ -392,12 +376,12 @@ fn first_error(root: Node, src: &[u8]) -> String {
 /// (`python3 - <<'EOF'`, the usual way to run a script from stdin). The
 /// walker puts it back (see `walk_redirected`); the guard lets that gap be.
 fn is_dropped_dash(leaf: Node, src: &[u8], gap_start: usize) -> bool {
-    leaf.kind() == "<<"
+    kind(leaf) == "<<"
         && leaf.parent().is_some_and(|redirect| {
-            redirect.kind() == "heredoc_redirect"
+            kind(redirect) == "heredoc_redirect"
                 && redirect
                     .prev_sibling()
-                    .is_some_and(|body| body.kind() == "command")
+                    .is_some_and(|body| kind(body) == "command")
         })
         && src
             .get(gap_start..leaf.start_byte())
@@ -429,8 +413,8 @@ fn guard_dropped_text(root: Node, src: &[u8], problems: &mut Vec<Problem>) {
         if !visited {
             let node = cursor.node();
             if node.child_count() == 0
-                || node.kind() == "heredoc_body"
-                || node.kind() == "heredoc_content"
+                || kind(node) == "heredoc_body"
+                || kind(node) == "heredoc_content"
             {
                 if node.start_byte() > covered_to
                     && !is_dropped_dash(node, src, covered_to)
@@ -440,7 +424,7 @@ fn guard_dropped_text(root: Node, src: &[u8], problems: &mut Vec<Problem>) {
                 }
                 // A `#` glued to the word before it (`a\ #b`) is part of that
                 // word for bash; tree-sitter starts a comment there.
-                let glued = node.kind() == "comment"
+                let glued = kind(node) == "comment"
                     && node.start_byte() > 0
                     && src
                         .get(node.start_byte() - 1)
@@ -480,7 +464,7 @@ impl Walker<'_> {
             }
             return;
         }
-        match node.kind() {
+        match kind(node) {
             "command" => self.walk_command(node, depth, stdin, Vec::new()),
             "declaration_command" | "unset_command" | "test_command" => {
                 self.walk_builtin_like(node, depth, stdin)
@@ -503,18 +487,18 @@ impl Walker<'_> {
                 let mut cursor = node.walk();
                 let empty = !node
                     .named_children(&mut cursor)
-                    .any(|c| c.kind() != "comment");
-                let negated_inside_pipeline = node.kind() == "negated_command"
+                    .any(|c| kind(c) != "comment");
+                let negated_inside_pipeline = kind(node) == "negated_command"
                     && node
                         .parent()
-                        .is_some_and(|p| p.kind() == "pipeline" && p.named_child(0) != Some(node));
+                        .is_some_and(|p| kind(p) == "pipeline" && p.named_child(0) != Some(node));
                 if empty || negated_inside_pipeline {
                     self.script.problems.push(Problem::Syntax(format!(
                         "bash rejects `{}` here",
                         limits::clip(text(node, self.src), 40)
                     )));
                 }
-                if node.kind() == "subshell" {
+                if kind(node) == "subshell" {
                     self.in_subshell(|w| w.walk_children(node, depth, stdin));
                 } else {
                     self.walk_children(node, depth, stdin);
@@ -554,7 +538,7 @@ impl Walker<'_> {
     /// finds no `esac`. An `esac` must follow `;`, `&`, a newline or `in`.
     fn guard_case_end(&mut self, node: Node) {
         let mut cursor = node.walk();
-        let end = node.children(&mut cursor).find(|c| c.kind() == "esac");
+        let end = node.children(&mut cursor).find(|c| kind(c) == "esac");
         let Some(end) = end else { return };
         let before = self
             .src
@@ -598,7 +582,7 @@ impl Walker<'_> {
         let children: Vec<Node> = node.children(&mut cursor).collect();
         let mut after_operator = false;
         for child in children {
-            if matches!(child.kind(), "&&" | "||") {
+            if matches!(kind(child), "&&" | "||") {
                 after_operator = true;
             }
             if after_operator {
@@ -650,7 +634,7 @@ impl Walker<'_> {
         let mut cursor = node.walk();
         let stages: Vec<Node> = node
             .named_children(&mut cursor)
-            .filter(|c| c.kind() != "comment")
+            .filter(|c| kind(c) != "comment")
             .collect();
         let mut previous: Option<Range<usize>> = None;
         for (i, stage) in stages.into_iter().enumerate() {
@@ -686,7 +670,7 @@ impl Walker<'_> {
             .map(|n| text(n, self.src).to_string());
         let value = node.child_by_field_name("value");
         // `arr=( a [[ b )`: bash rejects `[[` inside an array.
-        if let Some(array) = value.filter(|v| v.kind() == "array") {
+        if let Some(array) = value.filter(|v| kind(v) == "array") {
             let mut cursor = array.walk();
             if array
                 .children(&mut cursor)
@@ -704,7 +688,7 @@ impl Walker<'_> {
         // And inside an array subscript (`a[$(rm -rf /)]=1`).
         if let Some(target) = node
             .child_by_field_name("name")
-            .filter(|n| n.kind() == "subscript")
+            .filter(|n| kind(n) == "subscript")
         {
             self.walk_words_for_substitutions(target, depth + 1);
         }
@@ -736,7 +720,7 @@ impl Walker<'_> {
         let mut words = Vec::new();
         let mut cursor = node.walk();
         let children: Vec<Node> = node.children(&mut cursor).collect();
-        let verb = match node.kind() {
+        let verb = match kind(node) {
             // `[ … ]` and `[[ … ]]` both: a test, closed (see engine's `[[` check).
             "test_command" => "[[".to_string(),
             _ => children
@@ -747,13 +731,13 @@ impl Walker<'_> {
         words.push(Word::literal(&verb));
         for child in children
             .iter()
-            .skip(if node.kind() == "test_command" { 0 } else { 1 })
+            .skip(if kind(node) == "test_command" { 0 } else { 1 })
         {
             self.walk_words_for_substitutions(*child, depth + 1);
-            if child.kind() == "variable_assignment" {
+            if kind(child) == "variable_assignment" {
                 self.walk_assignment(*child, depth + 1);
             }
-            if child.kind() == "variable_assignment" {
+            if kind(child) == "variable_assignment" {
                 // `export NAME=value`: the word bash sees, value unquoted.
                 let name = child
                     .child_by_field_name("name")
@@ -766,11 +750,11 @@ impl Walker<'_> {
                 value.value = format!("{name}={}", value.value);
                 value.source = text(*child, self.src).to_string();
                 words.push(value);
-            } else if child.is_named() && node.kind() != "test_command" {
+            } else if child.is_named() && kind(node) != "test_command" {
                 words.push(word::decode(*child, self.src, &self.vars));
             }
         }
-        if node.kind() == "test_command" {
+        if kind(node) == "test_command" {
             words.push(Word::literal("]]"));
         }
         self.push(SimpleCommand {
@@ -795,7 +779,7 @@ impl Walker<'_> {
             }
             return;
         }
-        match node.kind() {
+        match kind(node) {
             "arithmetic_expansion" => {
                 self.arithmetic_injection(node);
                 let mut cursor = node.walk();
@@ -823,11 +807,11 @@ impl Walker<'_> {
                 self.walk(node, depth, &Stdin::Inherited);
             }
             _ => {
-                let expansion = node.kind() == "expansion";
+                let expansion = kind(node) == "expansion";
                 let mut cursor = node.walk();
                 let children: Vec<Node> = node.children(&mut cursor).collect();
                 for child in children {
-                    if expansion && child.kind() == "word" {
+                    if expansion && kind(child) == "word" {
                         self.substitution_in_expansion_word(child);
                     } else {
                         self.walk_words_for_substitutions(child, depth + 1);
@@ -899,9 +883,9 @@ impl Walker<'_> {
         let children: Vec<Node> = node.children(&mut cursor).collect();
         let body = node.child_by_field_name("body");
         // Put back the `-` tree-sitter dropped before a heredoc.
-        if let Some(body) = body.filter(|b| b.kind() == "command")
-            && let Some(heredoc) = children.iter().find(|c| c.kind() == "heredoc_redirect")
-            && let Some(operator) = heredoc.child(0).filter(|o| o.kind() == "<<")
+        if let Some(body) = body.filter(|b| kind(b) == "command")
+            && let Some(heredoc) = children.iter().find(|c| kind(**c) == "heredoc_redirect")
+            && let Some(operator) = heredoc.child(0).filter(|o| kind(o) == "<<")
             && (self
                 .src
                 .get(body.end_byte()..operator.start_byte())
@@ -919,7 +903,7 @@ impl Walker<'_> {
         }
         let start = self.script.commands.len();
         match body {
-            Some(body) if body.kind() == "command" => {
+            Some(body) if kind(body) == "command" => {
                 self.walk_command(body, depth + 1, &own_stdin, redirects);
             }
             Some(_) if !self.stray_words.is_empty() => {
@@ -978,7 +962,7 @@ impl Walker<'_> {
         stdin: &mut Stdin,
         trailing: &mut Vec<Node<'t>>,
     ) {
-        match child.kind() {
+        match kind(child) {
             "file_redirect" => {
                 let mut op = child
                     .child_by_field_name("operator")
@@ -1001,7 +985,7 @@ impl Walker<'_> {
                 };
                 // `ls < 2>&1`: the target tree-sitter found is the descriptor
                 // of the next redirection, and bash finds no target at all.
-                if dest.kind() == "number"
+                if kind(dest) == "number"
                     && self
                         .src
                         .get(dest.end_byte())
@@ -1045,7 +1029,7 @@ impl Walker<'_> {
                         .src
                         .get(child.start_byte()..value.start_byte())
                         .unwrap_or(&[]);
-                    let descriptor = value.kind() == "number"
+                    let descriptor = kind(value) == "number"
                         && self
                             .src
                             .get(value.end_byte())
@@ -1074,11 +1058,11 @@ impl Walker<'_> {
                 // is one.
                 let body_start = parts
                     .iter()
-                    .find(|p| p.kind() == "heredoc_body")
+                    .find(|p| kind(**p) == "heredoc_body")
                     .map_or(usize::MAX, |b| b.start_byte());
                 if parts.iter().any(|p| {
                     p.is_named()
-                        && !matches!(p.kind(), "heredoc_start" | "heredoc_body" | "heredoc_end")
+                        && !matches!(kind(p), "heredoc_start" | "heredoc_body" | "heredoc_end")
                         && p.start_byte() < body_start
                         && text(*p, self.src).contains('\n')
                 }) {
@@ -1087,7 +1071,7 @@ impl Walker<'_> {
                     ));
                 }
                 for part in parts {
-                    match part.kind() {
+                    match kind(part) {
                         "heredoc_start" => {
                             let delim = text(part, self.src);
                             quoted = delim.contains(['\'', '"', '\\']);
@@ -1108,7 +1092,7 @@ impl Walker<'_> {
                                 let mut c = part.walk();
                                 let kids: Vec<Node> = part.named_children(&mut c).collect();
                                 for k in kids {
-                                    if k.kind() != "heredoc_content" {
+                                    if kind(k) != "heredoc_content" {
                                         literal_body = false;
                                         self.walk_words_for_substitutions(k, depth + 1);
                                     }
@@ -1173,7 +1157,7 @@ impl Walker<'_> {
                 }
             }
             previous_end = Some(child.end_byte());
-            match child.kind() {
+            match kind(child) {
                 "variable_assignment" => {
                     let name = child
                         .child_by_field_name("name")
@@ -1224,10 +1208,10 @@ impl Walker<'_> {
                     // An unquoted `$x` whose value is known is split into
                     // words as bash does (`x="rm -rf"; $x /`).
                     let unquoted_expansion =
-                        matches!(child.kind(), "simple_expansion" | "expansion")
-                            || (child.kind() == "command_name"
+                        matches!(kind(child), "simple_expansion" | "expansion")
+                            || (kind(child) == "command_name"
                                 && child.named_child(0).is_some_and(|c| {
-                                    matches!(c.kind(), "simple_expansion" | "expansion")
+                                    matches!(kind(c), "simple_expansion" | "expansion")
                                 }));
                     if unquoted_expansion
                         && decoded.is_static()
@@ -1307,7 +1291,7 @@ impl Walker<'_> {
         ]
         .into_iter()
         .flatten()
-        .any(|n| matches!(n.kind(), "&" | "|" | "|&" | "&&" | "||"));
+        .any(|n| matches!(kind(n), "&" | "|" | "|&" | "&&" | "||"));
         if only_time && operator_follows {
             self.script
                 .problems
@@ -1342,10 +1326,10 @@ impl Walker<'_> {
 }
 
 /// Whether `node` has an ancestor of kind `kind`.
-fn inside(node: Node, kind: &str) -> bool {
+fn inside(node: Node, wanted: &str) -> bool {
     let mut current = node.parent();
     while let Some(parent) = current {
-        if parent.kind() == kind {
+        if kind(parent) == wanted {
             return true;
         }
         current = parent.parent();
@@ -1406,9 +1390,9 @@ fn heredoc_text(body: Node, src: &[u8]) -> String {
 /// loop that never ends on its own and starts a background process each
 /// time round, which fills the process table like a fork bomb.
 fn endless_loop_in_background(node: Node, src: &[u8]) -> bool {
-    let endless = match node.kind() {
+    let endless = match kind(node) {
         "while_statement" => {
-            let until = node.child(0).is_some_and(|k| k.kind() == "until");
+            let until = node.child(0).is_some_and(|k| kind(k) == "until");
             node.child_by_field_name("condition").is_some_and(|c| {
                 let condition = text(c, src).trim().trim_end_matches(';').trim();
                 if until {
@@ -1434,7 +1418,7 @@ fn endless_loop_in_background(node: Node, src: &[u8]) -> bool {
         if seen > 100_000 {
             return true;
         }
-        if n.kind() == "&" {
+        if kind(n) == "&" {
             return true;
         }
         let mut cursor = n.walk();
@@ -1455,7 +1439,7 @@ fn calls_itself_in_background(body: Node, name: &str, src: &[u8]) -> bool {
             // Too large to look through: assume the worst.
             return true;
         }
-        if node.kind() == "command"
+        if kind(node) == "command"
             && node
                 .child_by_field_name("name")
                 .is_some_and(|n| text(n, src) == name)

@@ -6,6 +6,7 @@
 //! [`Word`]: its literal value with quotes and escapes removed, and flags for
 //! what could not be known (expansions, substitutions, globs).
 
+use super::parse::kind;
 use std::collections::HashMap;
 use tree_sitter::Node;
 
@@ -73,7 +74,7 @@ fn append(node: Node, src: &[u8], vars: &Vars, word: &mut Word, depth: usize) {
         return;
     }
     let raw = text(node, src);
-    match node.kind() {
+    match kind(node) {
         "word" | "command_name" if node.named_child_count() == 0 => {
             if word.value.is_empty() && raw.starts_with('~') {
                 word.tilde = true;
@@ -81,9 +82,7 @@ fn append(node: Node, src: &[u8], vars: &Vars, word: &mut Word, depth: usize) {
             unescape_unquoted(raw, word);
         }
         "number" | "special_variable_name"
-            if node
-                .parent()
-                .is_some_and(|p| p.kind() != "simple_expansion") =>
+            if node.parent().is_some_and(|p| kind(p) != "simple_expansion") =>
         {
             word.value.push_str(raw);
         }
@@ -116,7 +115,7 @@ fn append(node: Node, src: &[u8], vars: &Vars, word: &mut Word, depth: usize) {
                     unescape_double_quoted(&String::from_utf8_lossy(gap), word);
                 }
                 covered = covered.max(child.end_byte());
-                match child.kind() {
+                match kind(child) {
                     // `$"…"` (a locale-translated string) is its text.
                     "\"" | "$\"" | "$" => {}
                     "string_content" => unescape_double_quoted(text(child, src), word),
@@ -129,7 +128,7 @@ fn append(node: Node, src: &[u8], vars: &Vars, word: &mut Word, depth: usize) {
             let mut cursor = node.walk();
             let mut first = true;
             for child in node.children(&mut cursor) {
-                if first && child.kind() == "word" && text(child, src).starts_with('~') {
+                if first && kind(child) == "word" && text(child, src).starts_with('~') {
                     word.tilde = true;
                 }
                 first = false;
