@@ -45,7 +45,7 @@ pub struct Redirect {
 }
 
 /// One simple command as bash would run it.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SimpleCommand {
     /// `VAR=value` assignments before the name.
     pub assignments: Vec<(String, Word)>,
@@ -86,7 +86,7 @@ pub enum Problem {
 }
 
 /// The result of parsing one command line.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Script {
     /// Every simple command, in source order.
     pub commands: Vec<SimpleCommand>,
@@ -107,8 +107,16 @@ pub(crate) fn kind<'t>(node: impl std::borrow::Borrow<Node<'t>>) -> &'static str
 }
 
 /// Parses `source` as bash. Never panics; a parser that cannot be created is
-/// reported as a problem.
+/// reported as a problem. Plain lines are read by hand
+/// ([`super::plain::parse`]), into the script tree-sitter's walk gives.
 pub fn parse(source: &str) -> Script {
+    super::plain::parse(source).unwrap_or_else(|| parse_with_tree_sitter(source))
+}
+
+/// Parses `source` with tree-sitter-bash and walks the tree: the reading
+/// every line gets that is not plain, and the reference the fast path is
+/// tested against.
+pub fn parse_with_tree_sitter(source: &str) -> Script {
     let tree = Grammar::Bash.with_parser(|parser| parse_bounded(parser, source));
     match tree {
         None => Script {
@@ -637,15 +645,101 @@ impl Walker<'_> {
             .filter(|c| kind(c) != "comment")
             .collect();
         let mut previous: Option<Range<usize>> = None;
+        let mut after_list = false;
         for (i, stage) in stages.into_iter().enumerate() {
-            let start = self.script.commands.len();
             let stage_stdin = match &previous {
                 Some(range) if i > 0 => Stdin::Pipe(range.clone()),
                 _ => stdin.clone(),
             };
+            if i == 0
+                && let Some(list) = list_in_stage(stage)
+            {
+                // A fourth silent misparse of tree-sitter-bash: a
+                // redirection on the last command of an and-or list before
+                // a `|` (`cd .git/hooks && echo x 2>&1 | tee pre-commit`)
+                // makes it read `{ cd … && echo x 2>&1; } | tee …`, a `cd`
+                // in a pipeline stage that does not outlive it. bash runs
+                // `cd … && { echo x 2>&1 | tee …; }`: the list's commands
+                // but the last run here, the last one starts the pipeline.
+                let last = self.walk_list_but_last(list, depth, &stage_stdin);
+                self.conditional += 1;
+                after_list = true;
+                let start = self.script.commands.len();
+                self.in_subshell(|w| w.walk_list_stage(stage, last, depth, &stage_stdin));
+                previous = Some(start..self.script.commands.len());
+                continue;
+            }
+            let start = self.script.commands.len();
             // Every stage of a pipeline runs in a subshell of its own.
             self.in_subshell(|w| w.walk(stage, depth + 1, &stage_stdin));
             previous = Some(start..self.script.commands.len());
+        }
+        if after_list {
+            self.conditional -= 1;
+        }
+    }
+
+    /// Walks an and-or list's elements but the last, as `walk_list`
+    /// does; returns the last.
+    fn walk_list_but_last<'t>(
+        &mut self,
+        list: Node<'t>,
+        depth: usize,
+        stdin: &Stdin,
+    ) -> Option<Node<'t>> {
+        let mut cursor = list.walk();
+        let children: Vec<Node> = list.children(&mut cursor).collect();
+        let (last, before) = children.split_last()?;
+        let mut after_operator = false;
+        for child in before {
+            if matches!(kind(child), "&&" | "||") {
+                after_operator = true;
+            }
+            if after_operator {
+                self.conditionally(|w| w.walk(*child, depth + 1, stdin));
+            } else {
+                self.walk(*child, depth + 1, stdin);
+            }
+        }
+        Some(*last)
+    }
+
+    /// The first stage of a pipeline tree-sitter read as a list: its last
+    /// element, with the redirections written after it.
+    fn walk_list_stage(&mut self, stage: Node, last: Option<Node>, depth: usize, stdin: &Stdin) {
+        let Some(last) = last.filter(|l| l.is_named()) else {
+            self.script.problems.push(Problem::MergedLine(
+                limits::clip(text(stage, self.src), 60).to_string(),
+            ));
+            return;
+        };
+        if kind(stage) != "redirected_statement" {
+            self.walk(last, depth + 1, stdin);
+            return;
+        }
+        let mut redirects = Vec::new();
+        let mut own_stdin = stdin.clone();
+        let mut trailing: Vec<Node> = Vec::new();
+        let body = stage.child_by_field_name("body");
+        let mut cursor = stage.walk();
+        let children: Vec<Node> = stage.children(&mut cursor).collect();
+        for child in children {
+            if Some(child) != body {
+                self.collect_redirect(child, depth, &mut redirects, &mut own_stdin, &mut trailing);
+            }
+        }
+        if kind(last) == "command" && trailing.is_empty() && self.stray_words.is_empty() {
+            self.walk_command(last, depth + 1, &own_stdin, redirects);
+        } else {
+            // Another shape around it: walked, and not vouched for.
+            self.stray_words.clear();
+            self.walk(last, depth + 1, &own_stdin);
+            for rest in trailing {
+                self.walk(rest, depth + 1, &own_stdin);
+            }
+            self.script.problems.push(Problem::MergedLine(
+                limits::clip(text(stage, self.src), 60).to_string(),
+            ));
         }
     }
 
@@ -1322,6 +1416,18 @@ impl Walker<'_> {
         for rest in trailing {
             self.walk(rest, depth + 1, &Stdin::Pipe(fed.clone()));
         }
+    }
+}
+
+/// The and-or list tree-sitter made a pipeline stage of (see
+/// `walk_pipeline`): the stage itself, or the body of its redirections.
+fn list_in_stage(stage: Node) -> Option<Node> {
+    match kind(stage) {
+        "list" => Some(stage),
+        "redirected_statement" => stage
+            .child_by_field_name("body")
+            .filter(|body| kind(body) == "list"),
+        _ => None,
     }
 }
 

@@ -116,6 +116,13 @@ fn append(node: Node, src: &[u8], vars: &Vars, word: &mut Word, depth: usize) {
                 }
                 covered = covered.max(child.end_byte());
                 match kind(child) {
+                    // tree-sitter-bash's closing quote takes the blanks
+                    // before it when there is nothing else (`" "`): they
+                    // are quoted text.
+                    "\"" if child.start_byte() > node.start_byte() => {
+                        let quote = text(child, src);
+                        unescape_double_quoted(quote.strip_suffix('"').unwrap_or(quote), word);
+                    }
                     // `$"…"` (a locale-translated string) is its text.
                     "\"" | "$\"" | "$" => {}
                     "string_content" => unescape_double_quoted(text(child, src), word),
@@ -301,7 +308,7 @@ pub fn plain_variable<'a>(node: Node, src: &'a [u8]) -> Option<&'a str> {
 
 /// Removes unquoted backslash escapes (`\r\m` → `rm`, `\<newline>` → nothing)
 /// and notes unquoted globs.
-fn unescape_unquoted(raw: &str, word: &mut Word) {
+pub(crate) fn unescape_unquoted(raw: &str, word: &mut Word) {
     let mut chars = raw.chars();
     while let Some(c) = chars.next() {
         match c {

@@ -1,0 +1,518 @@
+//! The shell lane's fast path: plain one-line command lines read by hand.
+//!
+//! Most lines agents run are plain: words, quotes without expansions,
+//! `|`, `&&`, `||`, `;` and simple redirections (`grep -n 'def f' a.py |
+//! head -5`, `python x.py 2>&1`). For those, tree-sitter-bash and the walk
+//! of its tree cost about 20 times what it takes to read the line by hand.
+//!
+//! Takes a line; returns the [`Script`] the tree-sitter walk
+//! ([`super::parse::parse_with_tree_sitter`]) returns for it, or `None`
+//! when the line is not plain. Anything outside the narrow grammar below is
+//! `None`, and the line goes to tree-sitter:
+//!
+//! - words of `A-Za-z0-9 _ . / : , @ + % = - * ?`, `'…'` and `"…"` with
+//!   printable ASCII inside (no `$`, `` ` ``, `\` or `!` in double quotes);
+//!   the first word of a command has no `=` (an assignment) and is not a
+//!   reserved or declaration word;
+//! - `|`, `&&`, `||`, `;` between commands;
+//! - after a command's words only: `>`, `>>`, `&>`, `<` with a word, and
+//!   `>&` with a descriptor number, each optionally after one digit.
+//!
+//! No newline, no `$`, backquote, backslash, `#`, `~`, `&` alone, brackets,
+//! braces, parentheses, heredocs or non-ASCII byte outside quotes. The
+//! equality with tree-sitter's reading is checked over every corpus line and
+//! over generated lines (tests/plain_parse.rs) and by a fuzz target.
+
+use super::parse::{Redirect, Script, SimpleCommand, Stdin};
+use super::word::{self, Word};
+use std::ops::Range;
+
+/// Longer lines go to tree-sitter: the limits stay tree-sitter's to count.
+const MAX_PLAIN_BYTES: usize = 4096;
+
+/// First words that make tree-sitter build something other than a plain
+/// command, or that the walk treats apart (reserved words, `time`, `let`,
+/// declarations, `[[`).
+const NOT_PLAIN_FIRST: &[&str] = &[
+    "case", "coproc", "declare", "do", "done", "elif", "else", "esac", "export", "fi", "for",
+    "function", "if", "in", "let", "local", "readonly", "select", "then", "time", "typeset",
+    "unset", "until", "while",
+];
+
+/// One redirection as written after a command's words.
+struct RedirectToken {
+    op: &'static str,
+    target: Word,
+    end: usize,
+}
+
+/// One command: its words and the redirections after them.
+struct CommandToken {
+    words: Vec<Word>,
+    redirects: Vec<RedirectToken>,
+    /// Where the first word starts and the last word ends.
+    words_span: Range<usize>,
+}
+
+/// A pipeline: its stages in order.
+type Pipeline = Vec<CommandToken>;
+
+/// An and-or list: pipelines joined by `&&` and `||`, up to a `;` or the end.
+type AndOr = Vec<Pipeline>;
+
+/// Reads `source` if it is plain (see the module doc); `None` otherwise.
+pub fn parse(source: &str) -> Option<Script> {
+    if source.len() > MAX_PLAIN_BYTES {
+        return None;
+    }
+    let mut reader = Reader {
+        src: source.as_bytes(),
+        at: 0,
+    };
+    let mut lists: Vec<AndOr> = Vec::new();
+    let mut list: AndOr = Vec::new();
+    let mut stages: Pipeline = Vec::new();
+    loop {
+        reader.skip_blanks();
+        stages.push(reader.command()?);
+        reader.skip_blanks();
+        match reader.operator()? {
+            Some(Operator::Pipe) => {}
+            Some(Operator::AndOr) => list.push(std::mem::take(&mut stages)),
+            Some(Operator::End) => {
+                list.push(std::mem::take(&mut stages));
+                lists.push(std::mem::take(&mut list));
+                reader.skip_blanks();
+                if reader.at == reader.src.len() {
+                    break;
+                }
+            }
+            None => {
+                list.push(std::mem::take(&mut stages));
+                lists.push(std::mem::take(&mut list));
+                break;
+            }
+        }
+    }
+    if !lists.iter().all(shape_is_modelled) {
+        return None;
+    }
+    let mut builder = Builder {
+        source,
+        script: Script::default(),
+        next_scope: 1,
+    };
+    for list in lists {
+        builder.and_or(list);
+    }
+    Some(builder.script)
+}
+
+/// Builds the script the walk builds from the same commands.
+///
+/// tree-sitter hangs the redirections written after the last command of a
+/// pipeline of several stages on the whole pipeline, and those after the
+/// last command of an and-or list of several pipelines on the whole list
+/// (`a && b > f` is read as `{ a && b; } > f`). The walk records such
+/// writes on an entry of their own after the commands, and a `<` there
+/// feeds every command of the group. The same is done here.
+struct Builder<'s> {
+    source: &'s str,
+    script: Script,
+    /// The next subshell id: each pipeline stage runs in one of its own.
+    next_scope: u32,
+}
+
+impl Builder<'_> {
+    fn and_or(&mut self, mut list: AndOr) {
+        if list.len() == 1 {
+            for pipeline in list {
+                self.pipeline(pipeline, &Stdin::Inherited);
+            }
+            return;
+        }
+        let start = first_start(&list);
+        let hoisted = list
+            .last_mut()
+            .and_then(|p| p.last_mut())
+            .map(|c| std::mem::take(&mut c.redirects))
+            .unwrap_or_default();
+        let end = hoisted.last().map(|r| r.end);
+        let stdin = stdin_after(&hoisted, &Stdin::Inherited);
+        for pipeline in list {
+            self.pipeline(pipeline, &stdin);
+        }
+        self.group(hoisted, start, end);
+    }
+
+    fn pipeline(&mut self, mut stages: Pipeline, stdin: &Stdin) {
+        if stages.len() == 1 {
+            for command in stages {
+                self.command(command, stdin.clone(), Vec::new());
+            }
+            return;
+        }
+        let start = stages.first().map_or(0, |c| c.words_span.start);
+        let hoisted = stages
+            .last_mut()
+            .map(|c| std::mem::take(&mut c.redirects))
+            .unwrap_or_default();
+        let end = hoisted.last().map(|r| r.end);
+        let first_stdin = stdin_after(&hoisted, stdin);
+        let mut previous: Option<Range<usize>> = None;
+        for command in stages {
+            let first = self.script.commands.len();
+            let stage_stdin = match &previous {
+                Some(range) => Stdin::Pipe(range.clone()),
+                None => first_stdin.clone(),
+            };
+            let scope = self.next_scope;
+            self.next_scope += 1;
+            self.command(command, stage_stdin, vec![scope]);
+            previous = Some(first..self.script.commands.len());
+        }
+        self.group(hoisted, start, end);
+    }
+
+    fn command(&mut self, command: CommandToken, stdin: Stdin, scopes: Vec<u32>) {
+        let span = command.words_span;
+        let stdin = stdin_after(&command.redirects, &stdin);
+        self.script.commands.push(SimpleCommand {
+            assignments: Vec::new(),
+            words: command.words,
+            redirects: writes(command.redirects),
+            stdin,
+            text: self.source.get(span.clone()).unwrap_or("").to_string(),
+            span,
+            scopes,
+        });
+    }
+
+    /// The entry for a group's writes, when it has any.
+    fn group(&mut self, hoisted: Vec<RedirectToken>, start: usize, end: Option<usize>) {
+        let redirects = writes(hoisted);
+        if let (false, Some(end)) = (redirects.is_empty(), end) {
+            self.script.commands.push(SimpleCommand {
+                assignments: Vec::new(),
+                words: Vec::new(),
+                redirects,
+                stdin: Stdin::Inherited,
+                text: self.source.get(start..end).unwrap_or("").to_string(),
+                span: start..end,
+                scopes: Vec::new(),
+            });
+        }
+    }
+}
+
+/// Whether tree-sitter's tree for the list has a shape [`Builder`]
+/// reproduces. Past the first pipeline, a redirection may only sit on the
+/// last command (hoisted over the list), or on the first stage of the last
+/// pipeline when its last stage has none (the misparse the walk undoes:
+/// `a && b 2>&1 | c`). tree-sitter nests anything else in other ways.
+fn shape_is_modelled(list: &AndOr) -> bool {
+    let redirected = |c: &CommandToken| !c.redirects.is_empty();
+    let Some((last, before)) = list.split_last() else {
+        return true;
+    };
+    if before
+        .iter()
+        .skip(1)
+        .any(|pipeline| pipeline.iter().any(redirected))
+    {
+        return false;
+    }
+    if before.is_empty() || last.len() == 1 {
+        return true;
+    }
+    let (Some(first), Some(tail)) = (last.first(), last.last()) else {
+        return true;
+    };
+    let middle = &last[1..last.len() - 1];
+    let misparse_with_tail = redirected(first) && redirected(tail);
+    !(middle.iter().any(redirected) || misparse_with_tail)
+}
+
+/// Where an and-or list's first command starts.
+fn first_start(list: &AndOr) -> usize {
+    list.first()
+        .and_then(|p| p.first())
+        .map_or(0, |c| c.words_span.start)
+}
+
+/// The writes among `redirects` (descriptor duplications write nothing).
+fn writes(redirects: Vec<RedirectToken>) -> Vec<Redirect> {
+    redirects
+        .into_iter()
+        .filter(|r| !matches!(r.op, "<" | ">&"))
+        .map(|r| Redirect {
+            op: r.op.to_string(),
+            target: r.target,
+        })
+        .collect()
+}
+
+/// The stdin after `redirects`: the last `<`, or `stdin` without one.
+fn stdin_after(redirects: &[RedirectToken], stdin: &Stdin) -> Stdin {
+    redirects
+        .iter()
+        .rev()
+        .find(|r| r.op == "<")
+        .map_or_else(|| stdin.clone(), |r| Stdin::File(r.target.clone()))
+}
+
+enum Operator {
+    /// `|`
+    Pipe,
+    /// `&&` or `||`.
+    AndOr,
+    /// `;`.
+    End,
+}
+
+struct Reader<'s> {
+    src: &'s [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn peek(&self) -> Option<u8> {
+        self.src.get(self.at).copied()
+    }
+
+    fn peek_at(&self, ahead: usize) -> Option<u8> {
+        self.src.get(self.at + ahead).copied()
+    }
+
+    fn skip_blanks(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\t')) {
+            self.at += 1;
+        }
+    }
+
+    /// The operator after a command; `Ok(None)` at the end of the line,
+    /// `None` (not plain) on anything else.
+    fn operator(&mut self) -> Option<Option<Operator>> {
+        let op = match (self.peek(), self.peek_at(1)) {
+            (None, _) => return Some(None),
+            (Some(b'|'), Some(b'|')) | (Some(b'&'), Some(b'&')) => {
+                self.at += 2;
+                Operator::AndOr
+            }
+            (Some(b'|'), Some(b'&')) => return None,
+            (Some(b'|'), _) => {
+                self.at += 1;
+                Operator::Pipe
+            }
+            (Some(b';'), Some(b';' | b'&')) => return None,
+            (Some(b';'), _) => {
+                self.at += 1;
+                Operator::End
+            }
+            _ => return None,
+        };
+        Some(Some(op))
+    }
+
+    /// One command: words, then redirections.
+    fn command(&mut self) -> Option<CommandToken> {
+        let mut words: Vec<Word> = Vec::new();
+        let mut redirects: Vec<RedirectToken> = Vec::new();
+        let mut words_span = self.at..self.at;
+        loop {
+            self.skip_blanks();
+            match self.peek() {
+                None | Some(b'|' | b';') => break,
+                Some(b'&') if self.peek_at(1) == Some(b'&') => break,
+                _ => {}
+            }
+            if let Some(redirect) = self.redirect(words.is_empty())? {
+                redirects.push(redirect);
+                continue;
+            }
+            if !redirects.is_empty() {
+                // A word after a redirection: tree-sitter hangs it on the
+                // redirection; the walk puts it back. Not plain.
+                return None;
+            }
+            let start = self.at;
+            let word = self.word()?;
+            if words.is_empty() {
+                words_span.start = start;
+                if !is_plain_first_word(&word) {
+                    return None;
+                }
+            }
+            words_span.end = self.at;
+            words.push(word);
+        }
+        if words.is_empty() {
+            return None;
+        }
+        Some(CommandToken {
+            words,
+            redirects,
+            words_span,
+        })
+    }
+
+    /// A redirection at the reader, if one starts here.
+    fn redirect(&mut self, no_words_yet: bool) -> Option<Option<RedirectToken>> {
+        let (digit, rest) = match (self.peek(), self.peek_at(1)) {
+            (Some(d), Some(b'>' | b'<')) if d.is_ascii_digit() => (1, self.at + 1),
+            (Some(b'>' | b'<'), _) => (0, self.at),
+            (Some(b'&'), Some(b'>')) => (0, self.at),
+            _ => return Some(None),
+        };
+        // A redirection before the command's words is tree-sitter's other
+        // shape. One glued to the word before it is read apart: `-200>f`
+        // makes `-200` a descriptor for tree-sitter, a word for bash.
+        if no_words_yet
+            || !matches!(
+                self.at.checked_sub(1).map(|i| self.src[i]),
+                Some(b' ' | b'\t')
+            )
+        {
+            return None;
+        }
+        if digit == 1 && self.peek_at(2).is_some_and(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        let after = |n: usize| self.src.get(rest + n).copied();
+        let (op, len): (&'static str, usize) = match (after(0), after(1), after(2)) {
+            (Some(b'>'), Some(b'>'), _) => (">>", 2),
+            (Some(b'>'), Some(b'&'), _) => (">&", 2),
+            (Some(b'>'), Some(b'|' | b'('), _) => return None,
+            (Some(b'>'), _, _) => (">", 1),
+            (Some(b'<'), Some(b'<' | b'&' | b'>' | b'('), _) => return None,
+            (Some(b'<'), _, _) => ("<", 1),
+            (Some(b'&'), Some(b'>'), Some(b'>')) => return None,
+            (Some(b'&'), Some(b'>'), _) if digit == 0 => ("&>", 2),
+            _ => return None,
+        };
+        self.at = rest + len;
+        if op == ">&" {
+            // Only a descriptor number, glued on: `2>&1`, `>&2`.
+            let start = self.at;
+            while self.peek().is_some_and(|b| b.is_ascii_digit()) {
+                self.at += 1;
+            }
+            if self.at == start || !self.at_word_end() {
+                return None;
+            }
+            let number = std::str::from_utf8(&self.src[start..self.at]).ok()?;
+            return Some(Some(RedirectToken {
+                op,
+                target: Word::literal(number),
+                end: self.at,
+            }));
+        }
+        self.skip_blanks();
+        let target = self.word()?;
+        Some(Some(RedirectToken {
+            op,
+            target,
+            end: self.at,
+        }))
+    }
+
+    /// Whether the reader stands where a word ends.
+    fn at_word_end(&self) -> bool {
+        matches!(
+            self.peek(),
+            None | Some(b' ' | b'\t' | b'|' | b'&' | b';' | b'<' | b'>')
+        )
+    }
+
+    /// One word: unquoted runs and quoted parts, decoded as the walk
+    /// decodes them.
+    fn word(&mut self) -> Option<Word> {
+        let start = self.at;
+        let mut word = Word::default();
+        loop {
+            match self.peek() {
+                Some(b'\'') => {
+                    let inner = self.quoted(b'\'', is_single_quoted_byte)?;
+                    word.value.push_str(inner);
+                }
+                Some(b'"') => {
+                    let inner = self.quoted(b'"', is_double_quoted_byte)?;
+                    word.value.push_str(inner);
+                }
+                Some(b) if is_unquoted_byte(b) => {
+                    let run = self.at;
+                    while self.peek().is_some_and(is_unquoted_byte) {
+                        self.at += 1;
+                    }
+                    let text = std::str::from_utf8(&self.src[run..self.at]).ok()?;
+                    word::unescape_unquoted(text, &mut word);
+                }
+                _ if self.at_word_end() => break,
+                _ => return None,
+            }
+        }
+        if self.at == start {
+            return None;
+        }
+        word.source = std::str::from_utf8(&self.src[start..self.at])
+            .ok()?
+            .to_string();
+        Some(word)
+    }
+
+    /// The inside of a quoted part opened at the reader by `quote`.
+    fn quoted(&mut self, quote: u8, allowed: fn(u8) -> bool) -> Option<&str> {
+        let start = self.at + 1;
+        let mut end = start;
+        loop {
+            match self.src.get(end) {
+                Some(&b) if b == quote => break,
+                Some(&b) if allowed(b) => end += 1,
+                _ => return None,
+            }
+        }
+        self.at = end + 1;
+        std::str::from_utf8(&self.src[start..end]).ok()
+    }
+}
+
+/// Bytes of an unquoted word part.
+fn is_unquoted_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric()
+        || matches!(
+            b,
+            b'_' | b'.' | b'/' | b':' | b',' | b'@' | b'+' | b'%' | b'=' | b'-' | b'*' | b'?'
+        )
+}
+
+/// Bytes inside `'…'`: printable ASCII and tab, but the quote.
+fn is_single_quoted_byte(b: u8) -> bool {
+    (b == b'\t' || (b' '..=b'~').contains(&b)) && b != b'\''
+}
+
+/// Bytes inside `"…"`: printable ASCII and tab, without anything bash
+/// expands or escapes there.
+fn is_double_quoted_byte(b: u8) -> bool {
+    (b == b'\t' || (b' '..=b'~').contains(&b)) && !matches!(b, b'"' | b'$' | b'`' | b'\\' | b'!')
+}
+
+/// A first word tree-sitter reads as a plain command name: only letters,
+/// digits, `_`, `.`, `/` and `-` (not first), since tree-sitter reads
+/// others there its own ways (`a?x` starts an assignment, `@a@a` an
+/// error), and not a reserved or declaration word, even as a prefix
+/// (`then@a` is `then` and `@a` to tree-sitter, one word to bash).
+fn is_plain_first_word(word: &Word) -> bool {
+    let source = word.source.as_str();
+    source
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'/' | b'-'))
+        && !source.starts_with('-')
+        && !NOT_PLAIN_FIRST.iter().any(|reserved| {
+            source.strip_prefix(reserved).is_some_and(|rest| {
+                !rest
+                    .bytes()
+                    .next()
+                    .is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_')
+            })
+        })
+}

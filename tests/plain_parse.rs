@@ -1,0 +1,309 @@
+//! The fast path for plain lines (`shell::plain`) against the tree-sitter
+//! walk it stands in for: wherever the fast path reads a line, its script
+//! must be the walk's, field for field (words, redirections, stdin, spans,
+//! subshell scopes, problems). Checked over every labelled case, the
+//! history fixtures and the shared corpora when present, over lines built
+//! from the grammar's own pieces and its edges (proptest), and over cases
+//! that once differed.
+
+mod common;
+
+use portcullis::shell::parse::parse_with_tree_sitter;
+use portcullis::shell::plain;
+use proptest::prelude::*;
+use proptest::strategy::ValueTree;
+use std::path::Path;
+
+/// Compares the two readings of `line`; true when the fast path read it.
+fn agrees(line: &str) -> bool {
+    match plain::parse(line) {
+        Some(fast) => {
+            let reference = parse_with_tree_sitter(line);
+            assert_eq!(
+                fast, reference,
+                "the fast path and tree-sitter differ on {line:?}"
+            );
+            true
+        }
+        None => false,
+    }
+}
+
+/// Lines of every text file under `dir` (JSONL lines give their command).
+fn corpus_lines(dir: &Path) -> Vec<String> {
+    let mut lines = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return lines;
+    };
+    let mut paths: Vec<_> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    for path in paths {
+        if path.is_dir() {
+            lines.extend(corpus_lines(&path));
+            continue;
+        }
+        let Ok(bytes) = std::fs::read(&path) else {
+            continue;
+        };
+        let text = String::from_utf8_lossy(&bytes);
+        for line in text.lines() {
+            let command = serde_json::from_str::<serde_json::Value>(line)
+                .ok()
+                .and_then(|v| {
+                    ["cmd", "command"]
+                        .iter()
+                        .find_map(|k| v.get(k).and_then(|c| c.as_str()).map(str::to_string))
+                });
+            lines.push(command.unwrap_or_else(|| line.to_string()));
+        }
+    }
+    lines
+}
+
+#[test]
+fn labelled_cases_read_alike() {
+    let cases = common::load_cases();
+    let read = cases.iter().filter(|c| agrees(&c.command)).count();
+    // Most labelled cases are tricks the fast path leaves to tree-sitter;
+    // the plain ones must still be a real share, or this checks nothing.
+    assert!(
+        read >= 1_000,
+        "only {read} of {} labelled cases were read by the fast path",
+        cases.len()
+    );
+}
+
+#[test]
+fn history_fixtures_read_alike() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/history");
+    let lines = corpus_lines(&dir);
+    let read = lines.iter().filter(|l| agrees(l)).count();
+    assert!(
+        read >= 5,
+        "only {read} of {} fixture lines read",
+        lines.len()
+    );
+}
+
+#[test]
+fn shared_corpora_read_alike() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora");
+    if !dir.is_dir() {
+        eprintln!(
+            "SKIPPED: {} not found; the fast path is checked on the in-repository cases only",
+            dir.display()
+        );
+        return;
+    }
+    let lines = corpus_lines(&dir);
+    let read = lines.iter().filter(|l| agrees(l)).count();
+    eprintln!(
+        "fast path: {read} of {} corpus lines read, all as tree-sitter reads them",
+        lines.len()
+    );
+    assert!(
+        read * 2 > lines.len(),
+        "only {read} of {} read",
+        lines.len()
+    );
+}
+
+/// Shapes that once differed, or sit on the grammar's edges.
+#[test]
+fn edge_cases_read_alike_or_go_to_tree_sitter() {
+    // Read by the fast path, and equal.
+    for line in [
+        "tr -s \" \" | cut -d\" \" -f2",
+        "cd src && cargo test 2>&1 | tail -50",
+        "a | b > f 2>&1 && c < g",
+        "a 2>&1 | b > f 2>&1 && c < g",
+        "a && b && c > f",
+        "a || b < f; c",
+        "cat < in.txt | sort >> o",
+        "ls a 2>/dev/null >> log &> all",
+        "grep -rn 'def f(x):' --include=\"*.py\" . | head -5",
+        "echo '' \"\" x''y",
+        "python3 -m pytest -q tests/test_x.py::T::test_y 2>&1 | tail -20",
+        "a;b|c&&d||e",
+        "ls;",
+    ] {
+        assert!(agrees(line), "the fast path should read {line:?}");
+    }
+    // Left to tree-sitter.
+    for line in [
+        "yes x|head -200>myFile.txt",
+        "ls a2>x",
+        "x=1 ls",
+        "export A=1",
+        "time ls",
+        "ls &",
+        "ls |& cat",
+        "ls >| f",
+        "ls <> f",
+        "ls <<< x",
+        "ls 2>&-",
+        "> f ls",
+        "ls > f x",
+        "echo \"$HOME\"",
+        "echo \"a\\\"b\"",
+        "echo $'x'",
+        "ls ~",
+        "ls # c",
+        "echo !x",
+        "[ -f x ]",
+        "ls\nrm x",
+        "a ;; b",
+        "",
+        "  ",
+        "ls 12>f",
+        "echo é",
+    ] {
+        let fast = plain::parse(line);
+        assert!(fast.is_none(), "{line:?} is not plain: {fast:?}");
+    }
+}
+
+/// The misparse the differential check found in the walk: a redirection on
+/// the last command of an and-or list before `|` put `cd` in a pipeline
+/// stage. Both readings now keep the `cd` outside the pipeline.
+#[test]
+fn a_list_before_a_pipe_keeps_its_cd() {
+    let line = "cd .git/hooks && echo x 2>&1 | tee pre-commit";
+    for script in [
+        parse_with_tree_sitter(line),
+        plain::parse(line).unwrap_or_default(),
+    ] {
+        let scopes: Vec<(String, Vec<u32>)> = script
+            .commands
+            .iter()
+            .map(|c| (c.text.clone(), c.scopes.clone()))
+            .collect();
+        assert_eq!(
+            scopes,
+            vec![
+                ("cd .git/hooks".to_string(), vec![]),
+                ("echo x".to_string(), vec![1]),
+                ("tee pre-commit".to_string(), vec![2]),
+            ]
+        );
+    }
+}
+
+/// Pieces of the fast path's grammar and its neighbours.
+fn piece() -> impl Strategy<Value = &'static str> {
+    prop::sample::select(vec![
+        "ls",
+        "cat",
+        "grep",
+        "rm",
+        "-rf",
+        "-n",
+        "20",
+        "-20",
+        "2",
+        "x.py",
+        "a/b",
+        "*.py",
+        "a?",
+        "k=v",
+        "--x=1",
+        "@a",
+        "%s",
+        ":",
+        ",",
+        "+",
+        "'a b'",
+        "''",
+        "'$x'",
+        "\"a b\"",
+        "\" \"",
+        "\"\"",
+        "\"*\"",
+        "\"(\"",
+        "\"#\"",
+        "x'y'\"z\"",
+        " ",
+        " ",
+        " ",
+        "  ",
+        "\t",
+        "|",
+        "||",
+        "&&",
+        ";",
+        "&",
+        ">",
+        ">>",
+        "<",
+        "2>",
+        "2>&1",
+        ">&2",
+        "&>",
+        "1>",
+        "2>>",
+        ">f",
+        "<f",
+        "2>/dev/null",
+        "time",
+        "do",
+        "done",
+        "then",
+        "export",
+        "x=1",
+        "{",
+        "}",
+        "(",
+        ")",
+        "$x",
+        "~",
+        "#",
+        "\\",
+        "!",
+        "é",
+        "\n",
+        "|&",
+        ";;",
+        ">|",
+        "<<",
+        "<<<",
+        "[",
+        "]",
+    ])
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 4_000, ..ProptestConfig::default() })]
+
+    /// Any line made of the pieces: the fast path reads it as tree-sitter
+    /// does, or leaves it.
+    #[test]
+    fn generated_lines_read_alike(pieces in prop::collection::vec(piece(), 1..12)) {
+        let line = pieces.join(" ");
+        agrees(&line);
+        let glued = pieces.concat();
+        agrees(&glued);
+    }
+}
+
+/// The generated lines are not all left to tree-sitter (which would make
+/// the property above check nothing).
+#[test]
+fn generated_lines_are_often_plain() {
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let strategy = prop::collection::vec(piece(), 1..6);
+    let mut read = 0;
+    let total = 2_000;
+    for _ in 0..total {
+        let pieces = strategy
+            .new_tree(&mut runner)
+            .map(|t| t.current())
+            .unwrap_or_default();
+        if plain::parse(&pieces.join(" ")).is_some() {
+            read += 1;
+        }
+    }
+    assert!(
+        read * 20 > total,
+        "only {read} of {total} generated lines were plain"
+    );
+}
