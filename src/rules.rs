@@ -452,9 +452,10 @@ pub fn wrapper(name: &str) -> Option<&'static Wrapper> {
 /// Whether a script path (`./tests/runtests.py`) is a project test runner.
 pub fn is_test_script(path: &str) -> bool {
     let path = path.trim_start_matches("./");
-    TEST_SCRIPTS
-        .iter()
-        .any(|entry| path == *entry || path.ends_with(&format!("/{entry}")))
+    TEST_SCRIPTS.iter().any(|entry| {
+        path.strip_suffix(entry)
+            .is_some_and(|before| before.is_empty() || before.ends_with('/'))
+    })
 }
 
 /// Whether `name` is a shell (`sh`, `bash`, …).

@@ -126,6 +126,12 @@ fn edge_cases_read_alike_or_go_to_tree_sitter() {
         "python3 -m pytest -q tests/test_x.py::T::test_y 2>&1 | tail -20",
         "a;b|c&&d||e",
         "ls;",
+        "cat <<'EOF' > x.py\nimport os\nEOF",
+        "cat <<'EOF' > x.py\nimport os\nEOF\npython x.py",
+        "cat <<'EOF' > x.py\nimport os\nEOF\npython x.py && rm x.py",
+        "cat > x.py <<'EOF'\n\n    indented()\n\t\nEOF\n",
+        "cat <<\"END\" >> notes.txt\n$HOME `x` \\ 'q'\nEND",
+        "python3 <<'EOF'\nprint(1)\nEOF",
     ] {
         assert!(agrees(line), "the fast path should read {line:?}");
     }
@@ -157,6 +163,17 @@ fn edge_cases_read_alike_or_go_to_tree_sitter() {
         "  ",
         "ls 12>f",
         "echo é",
+        "cat <<EOF > x\n$HOME\nEOF",
+        "cat <<'EOF' > x && python x\nbody\nEOF",
+        "cat <<'EOF' > x\n\\rm -rf /\nEOF",
+        "cat <<'EOF' > x\nEOF",
+        "cat <<'EOF' > x\nEOF2\nEOF",
+        "cat <<'EOF' > x\n  EOF\nEOF",
+        "cat <<'EOF' > x\nbody\r\nEOF",
+        "cat <<'EOF' > x\nbody\nEOF\nls\nls",
+        "cat <<-'EOF' > x\n\tbody\n\tEOF",
+        "cat - <<'EOF'\nbody\nEOF",
+        "cat <<'EOF' > x\nbody",
     ] {
         let fast = plain::parse(line);
         assert!(fast.is_none(), "{line:?} is not plain: {fast:?}");
@@ -185,6 +202,27 @@ fn a_list_before_a_pipe_keeps_its_cd() {
                 ("echo x".to_string(), vec![1]),
                 ("tee pre-commit".to_string(), vec![2]),
             ]
+        );
+    }
+}
+
+/// A heredoc's body is every line after the `<<` line, as bash reads it:
+/// tree-sitter's body node leaves out leading blank lines and the first
+/// line's indentation, which the walk now puts back.
+#[test]
+fn heredoc_bodies_keep_their_leading_blanks() {
+    let line = "cat <<'EOF' > x.py\n\n    indented()\nEOF";
+    for script in [
+        parse_with_tree_sitter(line),
+        plain::parse(line).unwrap_or_default(),
+    ] {
+        let stdin = script.commands.first().map(|c| c.stdin.clone());
+        assert_eq!(
+            stdin,
+            Some(portcullis::shell::Stdin::Heredoc {
+                body: "\n    indented()\n".into(),
+                literal: true
+            })
         );
     }
 }
@@ -282,6 +320,55 @@ proptest! {
         agrees(&line);
         let glued = pieces.concat();
         agrees(&glued);
+    }
+}
+
+/// Lines of heredoc bodies, the awkward ones included.
+fn body_line() -> impl Strategy<Value = &'static str> {
+    prop::sample::select(vec![
+        "import os",
+        "",
+        "  ",
+        "\t",
+        "    x = 1",
+        "EOF",
+        "EOFX",
+        " EOF",
+        "EOF ",
+        "\\rm -rf /",
+        "$HOME",
+        "`id`",
+        "a\\",
+        "'q'",
+        "\"d\"",
+        "END",
+        "<<'EOF'",
+        "#!/bin/sh",
+        "é",
+        "\r",
+    ])
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 3_000, ..ProptestConfig::default() })]
+
+    /// Heredoc commands built from the shape's pieces: read as tree-sitter
+    /// reads them, or left to it.
+    #[test]
+    fn generated_heredocs_read_alike(
+        head in prop::sample::select(vec!["cat", "cat -n", "python3", "tee a", "cat -"]),
+        quote in prop::sample::select(vec!["'EOF'", "\"EOF\"", "EOF", "'END'"]),
+        redirect in prop::sample::select(vec!["", " > x.py", " >> x.py", " 2>&1", " > a b"]),
+        body in prop::collection::vec(body_line(), 0..6),
+        end in prop::sample::select(vec!["EOF", "END", "EOF\n", "EOF\npython x.py", "EOF\nls | wc -l", "EOF\n\nls"]),
+    ) {
+        let mut line = format!("{head} <<{quote}{redirect}\n");
+        for part in &body {
+            line.push_str(part);
+            line.push('\n');
+        }
+        line.push_str(end);
+        agrees(&line);
     }
 }
 

@@ -47,18 +47,28 @@ impl Run<'_> {
         }
         // The same target judged again (`rm -rf /etc/* /etc/* …`) finds
         // nothing new; a glob's listing on disk is costly.
-        let key = format!(
-            "{:?}\u{0}{}\u{0}{cwd:?}\u{0}{reach:?}",
-            target.path, target.raw
-        );
-        if !self.judged_targets.insert(key) {
+        let home = self.location.home.as_deref();
+        let key = format!("{target:?}\u{0}{cwd:?}\u{0}{reach:?}\u{0}{home:?}");
+        if !self.judged_targets.insert(key.clone()) {
             return;
         }
-        let home = self.location.home.as_deref();
+        // Judged before with these laws (replay keeps them across commands;
+        // nothing on disk changes while it runs): the same findings.
+        if self.trace.is_none()
+            && let Some(hits) = self.laws.remembered(&key)
+        {
+            let hits = hits.to_vec();
+            for hit in hits {
+                self.find(hit.verdict, &hit.rule, hit.reason, &hit.remediation, part);
+            }
+            return;
+        }
         let Some(spot) = Spot::of_target(target, cwd, home, reach, &mut self.laws.fs) else {
+            self.laws.remember(key, Vec::new());
             return;
         };
         let hits = self.laws.judge(&spot);
+        self.laws.remember(key, hits.clone());
         self.note(depth, || {
             let resolved = match (&target.path, &spot.real) {
                 (Some(p), Some(real)) => format!(

@@ -41,6 +41,7 @@ use crate::verdict::Verdict;
 use glob::Pattern;
 use policy::{Policy, Trust};
 use resolve::{FsCache, Repository};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// One repository's law: where it is, and what its policy files add.
@@ -78,7 +79,12 @@ pub struct Laws {
     laws: Vec<Law>,
     /// Links resolved and `.git` looked for so far.
     pub fs: FsCache,
+    /// Findings per write target judged so far (see [`Laws::remember`]).
+    judged: HashMap<String, Vec<Hit>>,
 }
+
+/// How many judged targets [`Laws`] keeps before it starts over.
+const MAX_REMEMBERED: usize = 4096;
 
 impl Laws {
     /// Laws for requests run in `cwd` (nothing is read yet).
@@ -88,7 +94,24 @@ impl Laws {
             loaded: false,
             laws: Vec::new(),
             fs: FsCache::default(),
+            judged: HashMap::new(),
         }
+    }
+
+    /// The findings remembered for a target's key (its spelling, resolved
+    /// path, working folder, reach and home).
+    pub fn remembered(&self, key: &str) -> Option<&[Hit]> {
+        self.judged.get(key).map(Vec::as_slice)
+    }
+
+    /// Remembers a target's findings. Laws live for one request, or for
+    /// one replay, where nothing on disk changes; at most
+    /// `MAX_REMEMBERED` targets are kept, so memory stays bounded.
+    pub fn remember(&mut self, key: String, hits: Vec<Hit>) {
+        if self.judged.len() >= MAX_REMEMBERED {
+            self.judged.clear();
+        }
+        self.judged.insert(key, hits);
     }
 
     /// The law of the working folder's repository.

@@ -1486,8 +1486,22 @@ fn has_bare_newline(gap: &[u8]) -> bool {
 }
 
 /// The body of a heredoc without its closing delimiter line.
+/// A heredoc's body as bash reads it: every line after the line with the
+/// `<<`. tree-sitter starts the body node at its first non-blank character,
+/// leaving out leading blank lines and the first line's indentation.
 fn heredoc_text(body: Node, src: &[u8]) -> String {
-    text(body, src).to_string()
+    let node_start = body.start_byte();
+    let mut blank_start = node_start;
+    while blank_start > 0 && matches!(src.get(blank_start - 1), Some(b' ' | b'\t' | b'\n')) {
+        blank_start -= 1;
+    }
+    let start = src
+        .get(blank_start..node_start)
+        .and_then(|blanks| blanks.iter().position(|b| *b == b'\n'))
+        .map_or(node_start, |newline| blank_start + newline + 1);
+    std::str::from_utf8(src.get(start..body.end_byte()).unwrap_or(&[]))
+        .unwrap_or("")
+        .to_string()
 }
 
 /// Whether a function body runs the function itself in the background or in

@@ -24,11 +24,14 @@
 //! over generated lines (tests/plain_parse.rs) and by a fuzz target.
 
 use super::parse::{Redirect, Script, SimpleCommand, Stdin};
-use super::word::{self, Word};
+use super::word::Word;
 use std::ops::Range;
 
 /// Longer lines go to tree-sitter: the limits stay tree-sitter's to count.
 const MAX_PLAIN_BYTES: usize = 4096;
+
+/// Longer heredoc bodies go to tree-sitter.
+const MAX_HEREDOC_BYTES: usize = 64 << 10;
 
 /// First words that make tree-sitter build something other than a plain
 /// command, or that the walk treats apart (reserved words, `time`, `let`,
@@ -62,13 +65,30 @@ type AndOr = Vec<Pipeline>;
 
 /// Reads `source` if it is plain (see the module doc); `None` otherwise.
 pub fn parse(source: &str) -> Option<Script> {
-    if source.len() > MAX_PLAIN_BYTES {
+    if source.len() > MAX_PLAIN_BYTES + MAX_HEREDOC_BYTES {
         return None;
     }
     let mut reader = Reader {
         src: source.as_bytes(),
         at: 0,
     };
+    let mut builder = Builder {
+        source,
+        script: Script::default(),
+        next_scope: 1,
+    };
+    if source.contains('\n') {
+        // The one multi-line shape read here: a heredoc command alone on
+        // the first line, then at most one plain line after the body.
+        let (command, body) = reader.heredoc_command()?;
+        builder.heredoc(command, body);
+        if reader.at == reader.src.len() {
+            return Some(builder.script);
+        }
+    }
+    if reader.src.len() - reader.at > MAX_PLAIN_BYTES {
+        return None;
+    }
     let mut lists: Vec<AndOr> = Vec::new();
     let mut list: AndOr = Vec::new();
     let mut stages: Pipeline = Vec::new();
@@ -97,11 +117,6 @@ pub fn parse(source: &str) -> Option<Script> {
     if !lists.iter().all(shape_is_modelled) {
         return None;
     }
-    let mut builder = Builder {
-        source,
-        script: Script::default(),
-        next_scope: 1,
-    };
     for list in lists {
         builder.and_or(list);
     }
@@ -185,6 +200,23 @@ impl Builder<'_> {
             text: self.source.get(span.clone()).unwrap_or("").to_string(),
             span,
             scopes,
+        });
+    }
+
+    /// A command fed by a quoted heredoc: the walk's entry for it.
+    fn heredoc(&mut self, command: CommandToken, body: String) {
+        let span = command.words_span;
+        self.script.commands.push(SimpleCommand {
+            assignments: Vec::new(),
+            words: command.words,
+            redirects: writes(command.redirects),
+            stdin: Stdin::Heredoc {
+                body,
+                literal: true,
+            },
+            text: self.source.get(span.clone()).unwrap_or("").to_string(),
+            span,
+            scopes: Vec::new(),
         });
     }
 
@@ -356,6 +388,109 @@ impl Reader<'_> {
         })
     }
 
+    /// A first line `WORDS [> FILE] <<'END' [> FILE]`, its body up to the
+    /// line `END`, and that line: the command and the body. The reader
+    /// ends past the end line and its newline. Only a quoted delimiter
+    /// (the body is literal), one write redirection at most, nothing else
+    /// on the first line, and a body tree-sitter reads as bash does (see
+    /// [`plain_body`]).
+    fn heredoc_command(&mut self) -> Option<(CommandToken, String)> {
+        let mut words: Vec<Word> = Vec::new();
+        let mut redirects: Vec<RedirectToken> = Vec::new();
+        let mut words_span = 0..0;
+        let mut delimiter: Option<String> = None;
+        loop {
+            self.skip_blanks();
+            match (self.peek(), self.peek_at(1)) {
+                (Some(b'\n'), _) => break,
+                (Some(b'<'), Some(b'<')) if delimiter.is_none() && !words.is_empty() => {
+                    if !matches!(
+                        self.at.checked_sub(1).map(|i| self.src[i]),
+                        Some(b' ' | b'\t')
+                    ) {
+                        return None;
+                    }
+                    self.at += 2;
+                    self.skip_blanks();
+                    delimiter = Some(self.delimiter()?);
+                }
+                _ => {
+                    if let Some(redirect) = self.redirect(words.is_empty())? {
+                        if !matches!(redirect.op, ">" | ">>") || !redirects.is_empty() {
+                            return None;
+                        }
+                        redirects.push(redirect);
+                        continue;
+                    }
+                    if !redirects.is_empty() || delimiter.is_some() {
+                        return None;
+                    }
+                    let start = self.at;
+                    let word = self.word()?;
+                    if words.is_empty() {
+                        words_span.start = start;
+                        if !is_plain_first_word(&word) {
+                            return None;
+                        }
+                    }
+                    words_span.end = self.at;
+                    words.push(word);
+                }
+            }
+        }
+        let delimiter = delimiter?;
+        // `cat - <<X`: tree-sitter drops the `-`, the walk puts it back.
+        if words.last().is_some_and(|w| w.source == "-") {
+            return None;
+        }
+        let body_start = self.at + 1;
+        let text = std::str::from_utf8(self.src.get(body_start..)?).ok()?;
+        let mut offset = 0;
+        let mut end_line = None;
+        for line in text.split_inclusive('\n') {
+            if line.strip_suffix('\n').unwrap_or(line) == delimiter.as_str() {
+                end_line = Some((offset, offset + line.len()));
+                break;
+            }
+            offset += line.len();
+        }
+        let (body_len, after) = end_line?;
+        let body = &text[..body_len];
+        if body.len() > MAX_HEREDOC_BYTES || !plain_body(body, &delimiter) {
+            return None;
+        }
+        self.at = body_start + after;
+        Some((
+            CommandToken {
+                words,
+                redirects,
+                words_span,
+            },
+            body.to_string(),
+        ))
+    }
+
+    /// A heredoc delimiter: `'WORD'` or `"WORD"` of letters, digits and `_`.
+    fn delimiter(&mut self) -> Option<String> {
+        let quote = self.peek().filter(|q| matches!(q, b'\'' | b'"'))?;
+        let start = self.at + 1;
+        let mut end = start;
+        while self
+            .src
+            .get(end)
+            .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
+        {
+            end += 1;
+        }
+        if end == start || self.src.get(end) != Some(&quote) {
+            return None;
+        }
+        self.at = end + 1;
+        std::str::from_utf8(&self.src[start..end])
+            .ok()
+            .map(str::to_string)
+    }
+
     /// A redirection at the reader, if one starts here.
     fn redirect(&mut self, no_words_yet: bool) -> Option<Option<RedirectToken>> {
         let (digit, rest) = match (self.peek(), self.peek_at(1)) {
@@ -420,7 +555,7 @@ impl Reader<'_> {
     fn at_word_end(&self) -> bool {
         matches!(
             self.peek(),
-            None | Some(b' ' | b'\t' | b'|' | b'&' | b';' | b'<' | b'>')
+            None | Some(b' ' | b'\t' | b'\n' | b'|' | b'&' | b';' | b'<' | b'>')
         )
     }
 
@@ -444,8 +579,11 @@ impl Reader<'_> {
                     while self.peek().is_some_and(is_unquoted_byte) {
                         self.at += 1;
                     }
+                    // No backslash here: the run is its value; `*` and `?`
+                    // make it a glob (as `word::unescape_unquoted` finds).
                     let text = std::str::from_utf8(&self.src[run..self.at]).ok()?;
-                    word::unescape_unquoted(text, &mut word);
+                    word.glob |= text.contains(['*', '?']);
+                    word.value.push_str(text);
                 }
                 _ if self.at_word_end() => break,
                 _ => return None,
@@ -474,6 +612,31 @@ impl Reader<'_> {
         self.at = end + 1;
         std::str::from_utf8(&self.src[start..end]).ok()
     }
+}
+
+/// A heredoc body tree-sitter reads as bash does: not empty, ending with a
+/// newline, no line that starts like the end line (bash wants the exact
+/// line; tree-sitter's scanner is looser), no carriage return or other
+/// control character but tab, and a first non-blank character that is not
+/// `\` (tree-sitter reads that line as a continuation of the redirection:
+/// the third misparse the walk guards).
+fn plain_body(body: &str, delimiter: &str) -> bool {
+    let starts_a_line = |at: usize| {
+        body[..at]
+            .trim_end_matches([' ', '\t'])
+            .chars()
+            .next_back()
+            .is_none_or(|c| c == '\n')
+    };
+    !body.is_empty()
+        && body.ends_with('\n')
+        && !body.trim_start().starts_with('\\')
+        && body
+            .bytes()
+            .all(|b| b == b'\t' || b == b'\n' || !b.is_ascii_control())
+        && !body
+            .match_indices(delimiter)
+            .any(|(at, _)| starts_a_line(at))
 }
 
 /// Bytes of an unquoted word part.

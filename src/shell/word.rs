@@ -308,7 +308,7 @@ pub fn plain_variable<'a>(node: Node, src: &'a [u8]) -> Option<&'a str> {
 
 /// Removes unquoted backslash escapes (`\r\m` → `rm`, `\<newline>` → nothing)
 /// and notes unquoted globs.
-pub(crate) fn unescape_unquoted(raw: &str, word: &mut Word) {
+fn unescape_unquoted(raw: &str, word: &mut Word) {
     let mut chars = raw.chars();
     while let Some(c) = chars.next() {
         match c {
