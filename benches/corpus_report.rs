@@ -140,7 +140,15 @@ fn main() {
             ))
         };
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        for workers in [1, cores] {
+        // One core in earnest: the process pinned to one CPU, so the
+        // reader, the worker and the writer share it; then one worker and
+        // every worker unpinned.
+        for (workers, pinned) in [(1, true), (1, false), (cores, false)] {
+            let restore = if pinned { pin_to_one_cpu() } else { None };
+            if pinned && restore.is_none() {
+                println!("replay pinned to one CPU: sched_setaffinity failed; not measured");
+                continue;
+            }
             let start = Instant::now();
             let mut rounds = 0;
             let mut commands = 0;
@@ -159,9 +167,17 @@ fn main() {
                 rounds += 1;
             }
             let rate = commands as f64 / start.elapsed().as_secs_f64();
+            if let Some(mask) = restore {
+                unpin(&mask);
+            }
             println!(
-                "replay of the agent sessions ({} commands): {rate:.0} commands/s with {workers} worker(s)",
-                commands / rounds
+                "replay of the agent sessions ({} commands): {rate:.0} commands/s with {workers} worker(s){}",
+                commands / rounds,
+                if pinned {
+                    ", all threads on one CPU"
+                } else {
+                    ""
+                }
             );
         }
 
@@ -232,5 +248,30 @@ fn main() {
             if missing.is_empty() { "" } else { ": " },
             missing.join(", ")
         );
+    }
+}
+
+/// Pins this thread (and the threads it starts) to the first CPU it may
+/// run on; returns the mask to restore.
+fn pin_to_one_cpu() -> Option<libc::cpu_set_t> {
+    // SAFETY: cpu_set_t is plain data; the calls get its exact size.
+    unsafe {
+        let mut old: libc::cpu_set_t = std::mem::zeroed();
+        let size = std::mem::size_of::<libc::cpu_set_t>();
+        if libc::sched_getaffinity(0, size, &mut old) != 0 {
+            return None;
+        }
+        let cpu = (0..libc::CPU_SETSIZE as usize).find(|&c| libc::CPU_ISSET(c, &old))?;
+        let mut one: libc::cpu_set_t = std::mem::zeroed();
+        libc::CPU_SET(cpu, &mut one);
+        (libc::sched_setaffinity(0, size, &one) == 0).then_some(old)
+    }
+}
+
+/// Restores the mask `pin_to_one_cpu` replaced.
+fn unpin(mask: &libc::cpu_set_t) {
+    // SAFETY: as above.
+    unsafe {
+        libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), mask);
     }
 }

@@ -257,9 +257,74 @@ fn json_line(number: usize, bytes: Vec<u8>, each: &mut impl FnMut(Record)) -> Op
     }
 }
 
+/// The fields a JSONL history object may carry, read without building the
+/// whole object (`step` and any other key are skipped). Each stays a JSON
+/// value, `null` included, so it is judged exactly as in the whole object.
+#[derive(serde::Deserialize)]
+struct JsonlFields {
+    #[serde(default, deserialize_with = "present")]
+    command: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    cmd: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    session: Option<Value>,
+    #[serde(default, deserialize_with = "present", rename = "sessionId")]
+    session_id_camel: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    session_id: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    timestamp: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    time: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    cwd: Option<Value>,
+}
+
+/// A field that is present, `null` included.
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
+    <Value as serde::Deserialize>::deserialize(d).map(Some)
+}
+
+/// The first of `fields` that is text or a number, as text.
+fn first_text(fields: &[&Option<Value>]) -> Option<String> {
+    fields.iter().find_map(|f| match f {
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(Value::Number(n)) => Some(n.to_string()),
+        _ => None,
+    })
+}
+
+/// A JSONL object line with a command, read field by field; `None` when
+/// it is anything else (a string, another shape, broken), which the whole
+/// reading in `read_jsonl` reports.
+fn jsonl_object(number: usize, bytes: &[u8]) -> Option<Record> {
+    if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        return None;
+    }
+    let text = std::str::from_utf8(bytes).ok()?;
+    let fields: JsonlFields = serde_json::from_str(text).ok()?;
+    let command = match &fields.command {
+        Some(value) => value.as_str()?,
+        None => fields.cmd.as_ref()?.as_str()?,
+    };
+    let mut record = Record::new(number, Kind::Command(command.to_string()));
+    record.session = first_text(&[
+        &fields.session,
+        &fields.session_id_camel,
+        &fields.session_id,
+    ]);
+    record.timestamp = first_text(&[&fields.timestamp, &fields.time]);
+    record.cwd = first_text(&[&fields.cwd]).map(PathBuf::from);
+    Some(record)
+}
+
 fn read_jsonl(reader: impl BufRead, mut each: impl FnMut(Record)) -> io::Result<()> {
     for item in lines(reader) {
         let (number, bytes) = item?;
+        if let Some(record) = jsonl_object(number, &bytes) {
+            each(record);
+            continue;
+        }
         let Some(value) = json_line(number, bytes, &mut each) else {
             continue;
         };
@@ -630,6 +695,26 @@ mod tests {
                 .count(),
             2
         );
+    }
+
+    /// Objects read field by field give what the whole object gave: a
+    /// `null` or non-text command is broken even beside a `cmd`, the first
+    /// text-or-number session key wins, and a line that is not UTF-8
+    /// anywhere is broken.
+    #[test]
+    fn jsonl_fields_as_in_the_whole_object() {
+        let r = records(
+            Format::Jsonl,
+            b"{\"command\":null,\"cmd\":\"ls\"}\n{\"cmd\":\"ls\",\"session\":true,\"sessionId\":7,\"time\":1.5}\n{\"cmd\":\"pwd\",\"step\":\"\xff\"}\n{\"command\":[\"ls\"]}\n{\"cmd\":\"a\",\"cmd\":\"b\"}\n",
+        );
+        assert!(matches!(r[0].kind, Kind::Broken(_)), "{:?}", r[0].kind);
+        assert_eq!(r[1].kind, Kind::Command("ls".into()));
+        assert_eq!(r[1].session.as_deref(), Some("7"));
+        assert_eq!(r[1].timestamp.as_deref(), Some("1.5"));
+        assert_eq!(r[2].kind, Kind::Broken("is not valid UTF-8".into()));
+        assert!(matches!(r[3].kind, Kind::Broken(_)));
+        // A repeated key: the whole object keeps the last.
+        assert_eq!(r[4].kind, Kind::Command("b".into()));
     }
 
     #[test]

@@ -338,9 +338,19 @@ pub fn hook_json(data: &[u8]) {
 
 /// Any text as a command line (`evaluate` in `/home/u/proj`): a decision
 /// whose invariants hold ([`check_decision`]); on one input in four, also
-/// `explain`, which must reach the same verdict and rule.
+/// `explain`, which must reach the same verdict and rule. A line the fast
+/// path reads must read the same through tree-sitter.
 pub fn shell(data: &[u8]) {
     let command = text(data);
+    // The fast path for plain lines reads exactly what tree-sitter's walk
+    // reads, wherever it reads at all.
+    if let Some(fast) = portcullis::shell::plain::parse(&command) {
+        assert_eq!(
+            fast,
+            portcullis::shell::parse::parse_with_tree_sitter(&command),
+            "the fast path and tree-sitter differ on {command:?}"
+        );
+    }
     let decision = judge(&command);
     if data.len().is_multiple_of(4) {
         let (explained, _trace) = portcullis::explain(&command, &location());

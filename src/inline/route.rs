@@ -55,6 +55,11 @@ struct Grammar {
     glued: &'static [&'static str],
     /// Options after which no program of its own runs.
     lexicon: &'static [&'static str],
+    /// Options whose value is code run before the program (`node -r
+    /// ./setup.js`, `ruby -r ./x`, `lua -l mod`): code portcullis does not
+    /// read, so the lexicon judges the command (never FREE by the program
+    /// alone).
+    preload: &'static [&'static str],
     /// Short options may be bundled (`-uc CODE`, `-lne CODE`).
     bundles: bool,
 }
@@ -64,6 +69,7 @@ const PYTHON: Grammar = Grammar {
     value: &["-W", "-X", "--check-hash-based-pycs", "-Q"],
     glued: &[],
     lexicon: &["-m", "--version", "-V", "-h", "--help", "-?"],
+    preload: &[],
     bundles: true,
 };
 
@@ -102,6 +108,13 @@ const NODE: Grammar = Grammar {
         "-i",
         "--interactive",
     ],
+    preload: &[
+        "-r",
+        "--require",
+        "--import",
+        "--loader",
+        "--experimental-loader",
+    ],
     bundles: false,
 };
 
@@ -121,6 +134,7 @@ const TS_NODE: Grammar = Grammar {
     ],
     glued: &[],
     lexicon: &["-v", "--version", "-h", "--help", "watch"],
+    preload: &["-r", "--require"],
     bundles: false,
 };
 
@@ -129,6 +143,7 @@ const PERL: Grammar = Grammar {
     value: &["-I"],
     glued: &["-M", "-m", "-x", "-0", "-F", "-i", "-C", "-d", "-D"],
     lexicon: &["-v", "-V", "--version", "-h", "--help", "-c"],
+    preload: &[],
     bundles: true,
 };
 
@@ -137,6 +152,7 @@ const RUBY: Grammar = Grammar {
     value: &["-I", "-r", "-C", "-E"],
     glued: &["-F", "-i", "-x", "-0", "-W", "-K", "-T"],
     lexicon: &["-v", "--version", "-h", "--help", "-c", "-y"],
+    preload: &["-r"],
     bundles: true,
 };
 
@@ -155,6 +171,7 @@ const PHP: Grammar = Grammar {
         "--ini",
         "-S",
     ],
+    preload: &[],
     bundles: false,
 };
 
@@ -163,6 +180,7 @@ const LUA: Grammar = Grammar {
     value: &["-l"],
     glued: &[],
     lexicon: &["-v", "--version", "-h"],
+    preload: &["-l"],
     bundles: false,
 };
 
@@ -226,6 +244,13 @@ fn read<'w>(grammar: &Grammar, lane: Lane, args: &'w [Word]) -> Route<'w> {
         {
             return Route::Inline { lane, code: arg };
         }
+        // `-r ./setup.js`, `--require=./setup.js`
+        if grammar.preload.contains(&a)
+            || a.split_once('=')
+                .is_some_and(|(opt, _)| grammar.preload.contains(&opt))
+        {
+            return Route::Lexicon;
+        }
         if grammar.value.contains(&a) {
             i += 2;
             continue;
@@ -252,6 +277,9 @@ fn read<'w>(grammar: &Grammar, lane: Lane, args: &'w [Word]) -> Route<'w> {
                     break;
                 }
                 if grammar.lexicon.contains(&option.as_str()) {
+                    return Route::Lexicon;
+                }
+                if grammar.preload.contains(&option.as_str()) {
                     return Route::Lexicon;
                 }
                 if grammar.value.contains(&option.as_str()) {
@@ -418,7 +446,14 @@ mod tests {
         assert_eq!(kind("node", "-e X"), "inline X");
         assert_eq!(kind("node", "--input-type=module -e X"), "inline X");
         assert_eq!(kind("node", "--eval=X"), "inline --eval=X");
-        assert_eq!(kind("node", "-r dotenv/config build.js"), "file build.js");
+        // Code preloaded before the program is code nobody read.
+        assert_eq!(kind("node", "-r dotenv/config build.js"), "lexicon");
+        assert_eq!(kind("node", "-r ./evil.js -e X"), "lexicon");
+        assert_eq!(kind("node", "--import=./evil.mjs -e X"), "lexicon");
+        assert_eq!(kind("ts-node", "-r x"), "lexicon");
+        assert_eq!(kind("ruby", "-r./evil -e X"), "lexicon");
+        assert_eq!(kind("lua", "-l evil -e X"), "lexicon");
+        assert_eq!(kind("node", "--input-type module -e X"), "inline X");
         assert_eq!(kind("node", "--test"), "lexicon");
         assert_eq!(kind("deno", "eval X"), "inline X");
         assert_eq!(kind("deno", "run -A main.ts"), "file main.ts");

@@ -640,10 +640,45 @@ impl Walker<'_> {
 
     fn walk_pipeline(&mut self, node: Node, depth: usize, stdin: &Stdin) {
         let mut cursor = node.walk();
-        let stages: Vec<Node> = node
+        let mut stages: Vec<Node> = node
             .named_children(&mut cursor)
             .filter(|c| kind(c) != "comment")
             .collect();
+        // A fifth silent misparse: a pipeline of three or more stages
+        // followed by `&&` or `||` (`a | b | c || cd x; tee f`) is read as
+        // `a | { b | c || cd x; }`, a `cd` in a pipeline stage. bash runs
+        // `{ a | b | c; } || cd x`: the list's first element continues the
+        // pipeline, and the rest runs after it, in this shell.
+        let mut rest_of_list = None;
+        if stages.len() > 1
+            && let Some(&last) = stages.last()
+            && kind(last) == "list"
+        {
+            let mut first = last;
+            while kind(first) == "list" {
+                match first.named_child(0) {
+                    Some(child) => first = child,
+                    None => break,
+                }
+            }
+            stages.pop();
+            if kind(first) == "pipeline" {
+                let mut c = first.walk();
+                stages.extend(
+                    first
+                        .named_children(&mut c)
+                        .filter(|n| kind(n) != "comment"),
+                );
+            } else {
+                stages.push(first);
+            }
+            rest_of_list = Some(last);
+        }
+        if stages.iter().skip(1).any(|s| list_in_stage(*s).is_some()) {
+            self.script.problems.push(Problem::MergedLine(
+                limits::clip(text(node, self.src), 60).to_string(),
+            ));
+        }
         let mut previous: Option<Range<usize>> = None;
         let mut after_list = false;
         for (i, stage) in stages.into_iter().enumerate() {
@@ -676,6 +711,25 @@ impl Walker<'_> {
         }
         if after_list {
             self.conditional -= 1;
+        }
+        if let Some(list) = rest_of_list {
+            self.walk_list_but_first(list, depth, stdin);
+        }
+    }
+
+    /// Walks an and-or list's elements but its first (the leftmost, inside
+    /// nested lists): all come after an operator, so may not run.
+    fn walk_list_but_first(&mut self, list: Node, depth: usize, stdin: &Stdin) {
+        let mut cursor = list.walk();
+        let children: Vec<Node> = list.children(&mut cursor).collect();
+        for (i, child) in children.into_iter().enumerate() {
+            if i == 0 {
+                if kind(child) == "list" {
+                    self.walk_list_but_first(child, depth + 1, stdin);
+                }
+                continue;
+            }
+            self.conditionally(|w| w.walk(child, depth + 1, stdin));
         }
     }
 

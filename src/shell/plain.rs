@@ -238,12 +238,19 @@ impl Builder<'_> {
 }
 
 /// Whether tree-sitter's tree for the list has a shape [`Builder`]
-/// reproduces. Past the first pipeline, a redirection may only sit on the
+/// reproduces. No redirection on a middle stage of a pipeline (tree-sitter
+/// hangs it on the stages before). Past the first pipeline, a redirection
+/// may only sit on the
 /// last command (hoisted over the list), or on the first stage of the last
 /// pipeline when its last stage has none (the misparse the walk undoes:
 /// `a && b 2>&1 | c`). tree-sitter nests anything else in other ways.
 fn shape_is_modelled(list: &AndOr) -> bool {
     let redirected = |c: &CommandToken| !c.redirects.is_empty();
+    // `a | b 2>/dev/null | c` is read `{ a | b; } 2>/dev/null | c`.
+    let middle_redirected = |p: &Pipeline| p.len() > 2 && p[1..p.len() - 1].iter().any(redirected);
+    if list.iter().any(middle_redirected) {
+        return false;
+    }
     let Some((last, before)) = list.split_last() else {
         return true;
     };
@@ -494,6 +501,9 @@ impl Reader<'_> {
     /// A redirection at the reader, if one starts here.
     fn redirect(&mut self, no_words_yet: bool) -> Option<Option<RedirectToken>> {
         let (digit, rest) = match (self.peek(), self.peek_at(1)) {
+            // tree-sitter takes 1-9 as a descriptor; a `0` glued to `<` or
+            // `>` is a word to it (an argument), a descriptor to bash.
+            (Some(b'0'), Some(b'>' | b'<')) => return None,
             (Some(d), Some(b'>' | b'<')) if d.is_ascii_digit() => (1, self.at + 1),
             (Some(b'>' | b'<'), _) => (0, self.at),
             (Some(b'&'), Some(b'>')) => (0, self.at),
