@@ -18,7 +18,7 @@ pub struct Location {
 }
 
 /// A path a command names, as far as it can be known.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Target {
     /// The absolute, normalised path; `None` when it depends on run time.
     pub path: Option<PathBuf>,

@@ -132,6 +132,10 @@ fn edge_cases_read_alike_or_go_to_tree_sitter() {
         "cat > x.py <<'EOF'\n\n    indented()\n\t\nEOF\n",
         "cat <<\"END\" >> notes.txt\n$HOME `x` \\ 'q'\nEND",
         "python3 <<'EOF'\nprint(1)\nEOF",
+        "cat <<'EOF' > x\nbody\nEOF\nls\nls",
+        "ls\nrm x",
+        "rm a.py\n\n  python3 b.py\n",
+        "a | b\nc;\nd",
     ] {
         assert!(agrees(line), "the fast path should read {line:?}");
     }
@@ -157,7 +161,10 @@ fn edge_cases_read_alike_or_go_to_tree_sitter() {
         "ls # c",
         "echo !x",
         "[ -f x ]",
-        "ls\nrm x",
+        "ls | sort | uniq\nrm -rf build && mkdir build",
+        "a |\nb",
+        "a &&\nb",
+        "a\n&& b",
         "a ;; b",
         "",
         "  ",
@@ -173,7 +180,6 @@ fn edge_cases_read_alike_or_go_to_tree_sitter() {
         "cat <<'EOF' > x\nEOF2\nEOF",
         "cat <<'EOF' > x\n  EOF\nEOF",
         "cat <<'EOF' > x\nbody\r\nEOF",
-        "cat <<'EOF' > x\nbody\nEOF\nls\nls",
         "cat <<-'EOF' > x\n\tbody\n\tEOF",
         "cat - <<'EOF'\nbody\nEOF",
         "cat <<'EOF' > x\nbody",

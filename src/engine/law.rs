@@ -48,7 +48,12 @@ impl Run<'_> {
         // The same target judged again (`rm -rf /etc/* /etc/* …`) finds
         // nothing new; a glob's listing on disk is costly.
         let home = self.location.home.as_deref();
-        let key = format!("{target:?}\u{0}{cwd:?}\u{0}{reach:?}\u{0}{home:?}");
+        let key = (
+            target.clone(),
+            cwd.map(Path::to_path_buf),
+            reach,
+            home.map(Path::to_path_buf),
+        );
         if !self.judged_targets.insert(key.clone()) {
             return;
         }

@@ -172,7 +172,7 @@ struct Run<'a> {
     /// Wrappers read two ways so far (`Run::other_reading`).
     other_readings: usize,
     /// Write targets the path law has judged in this request.
-    judged_targets: std::collections::HashSet<String>,
+    judged_targets: std::collections::HashSet<crate::law::TargetKey>,
     /// The verb being judged was reached through a wrapper (set by
     /// `words`, taken by `verb`): it names a program, not a function.
     wrapped: bool,

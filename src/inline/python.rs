@@ -199,10 +199,16 @@ impl<'s> Lane<'s> {
             self.fields.child(node, field)
         };
         let mut cursor = node.walk();
-        let children: Vec<Node> = node.named_children(&mut cursor).collect();
-        for child in children {
-            if Some(child) != skip {
+        if !cursor.goto_first_child() {
+            return;
+        }
+        loop {
+            let child = cursor.node();
+            if child.is_named() && Some(child) != skip {
                 self.visit(child, depth + 1);
+            }
+            if !cursor.goto_next_sibling() {
+                break;
             }
         }
     }

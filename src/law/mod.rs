@@ -80,8 +80,17 @@ pub struct Laws {
     /// Links resolved and `.git` looked for so far.
     pub fs: FsCache,
     /// Findings per write target judged so far (see [`Laws::remember`]).
-    judged: HashMap<String, Vec<Hit>>,
+    judged: HashMap<TargetKey, Vec<Hit>>,
 }
+
+/// What a write target's findings depend on: the target, the folder it is
+/// resolved in, how far the write reaches, and the home folder.
+pub type TargetKey = (
+    crate::paths::Target,
+    Option<PathBuf>,
+    spot::Reach,
+    Option<PathBuf>,
+);
 
 /// How many judged targets [`Laws`] keeps before it starts over.
 const MAX_REMEMBERED: usize = 4096;
@@ -98,16 +107,15 @@ impl Laws {
         }
     }
 
-    /// The findings remembered for a target's key (its spelling, resolved
-    /// path, working folder, reach and home).
-    pub fn remembered(&self, key: &str) -> Option<&[Hit]> {
+    /// The findings remembered for a target.
+    pub fn remembered(&self, key: &TargetKey) -> Option<&[Hit]> {
         self.judged.get(key).map(Vec::as_slice)
     }
 
     /// Remembers a target's findings. Laws live for one request, or for
     /// one replay, where nothing on disk changes; at most
     /// `MAX_REMEMBERED` targets are kept, so memory stays bounded.
-    pub fn remember(&mut self, key: String, hits: Vec<Hit>) {
+    pub fn remember(&mut self, key: TargetKey, hits: Vec<Hit>) {
         if self.judged.len() >= MAX_REMEMBERED {
             self.judged.clear();
         }

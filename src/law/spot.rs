@@ -11,7 +11,7 @@ use crate::paths::{Target, normalise};
 use std::path::{Path, PathBuf};
 
 /// How far a write reaches.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Reach {
     /// The named path only (a redirection, `touch`, `cp … dest`).
     Path,

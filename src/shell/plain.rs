@@ -77,9 +77,10 @@ pub fn parse(source: &str) -> Option<Script> {
         script: Script::default(),
         next_scope: 1,
     };
-    if source.contains('\n') {
-        // The one multi-line shape read here: a heredoc command alone on
-        // the first line, then at most one plain line after the body.
+    let first_line = source.split('\n').next().unwrap_or("");
+    if first_line.len() < source.len() && first_line.contains("<<") {
+        // A heredoc command alone on the first line, its body, then plain
+        // lines.
         let (command, body) = reader.heredoc_command()?;
         builder.heredoc(command, body);
         if reader.at == reader.src.len() {
@@ -100,9 +101,14 @@ pub fn parse(source: &str) -> Option<Script> {
             Some(Operator::Pipe) => {}
             Some(Operator::AndOr) => list.push(std::mem::take(&mut stages)),
             Some(Operator::End) => {
+                // tree-sitter-bash#347: after a pipeline of three or more
+                // stages, a newline can merge the next line into it.
+                if stages.len() >= 3 && reader.src.get(reader.at - 1) == Some(&b'\n') {
+                    return None;
+                }
                 list.push(std::mem::take(&mut stages));
                 lists.push(std::mem::take(&mut list));
-                reader.skip_blanks();
+                reader.skip_blank_lines();
                 if reader.at == reader.src.len() {
                     break;
                 }
@@ -305,7 +311,7 @@ enum Operator {
     Pipe,
     /// `&&` or `||`.
     AndOr,
-    /// `;`.
+    /// `;` or a newline.
     End,
 }
 
@@ -329,6 +335,13 @@ impl Reader<'_> {
         }
     }
 
+    /// Blanks and newlines, after the end of a command list.
+    fn skip_blank_lines(&mut self) {
+        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n')) {
+            self.at += 1;
+        }
+    }
+
     /// The operator after a command; `Ok(None)` at the end of the line,
     /// `None` (not plain) on anything else.
     fn operator(&mut self) -> Option<Option<Operator>> {
@@ -344,7 +357,7 @@ impl Reader<'_> {
                 Operator::Pipe
             }
             (Some(b';'), Some(b';' | b'&')) => return None,
-            (Some(b';'), _) => {
+            (Some(b';'), _) | (Some(b'\n'), _) => {
                 self.at += 1;
                 Operator::End
             }
@@ -361,7 +374,7 @@ impl Reader<'_> {
         loop {
             self.skip_blanks();
             match self.peek() {
-                None | Some(b'|' | b';') => break,
+                None | Some(b'|' | b';' | b'\n') => break,
                 Some(b'&') if self.peek_at(1) == Some(b'&') => break,
                 _ => {}
             }
