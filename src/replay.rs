@@ -77,25 +77,45 @@ impl Replay {
 
     /// Judges one record: its decision, the command as shown, and the
     /// extra JSON fields it carries.
-    pub fn judge(&mut self, file: &str, record: &Record) -> (Decision, String) {
-        let location = Location {
-            cwd: record.cwd.clone().or_else(|| self.default.cwd.clone()),
-            home: self.default.home.clone(),
+    pub fn judge<'r>(
+        &mut self,
+        file: &str,
+        record: &'r Record,
+    ) -> (Decision, std::borrow::Cow<'r, str>) {
+        use std::borrow::Cow;
+        // The default location is shared; a record with a folder of its own
+        // gets one.
+        let own;
+        let location = match &record.cwd {
+            Some(cwd) => {
+                own = Location {
+                    cwd: Some(cwd.clone()),
+                    home: self.default.home.clone(),
+                };
+                &own
+            }
+            None => &self.default,
         };
-        let laws = self
-            .laws
-            .entry(location.cwd.clone())
-            .or_insert_with(|| Laws::new(location.cwd.as_deref()));
+        if !self.laws.contains_key(&location.cwd) {
+            self.laws
+                .insert(location.cwd.clone(), Laws::new(location.cwd.as_deref()));
+        }
+        let Some(laws) = self.laws.get_mut(&location.cwd) else {
+            return (
+                unreadable(record.line, "could not be judged: no laws for its folder"),
+                Cow::Borrowed(""),
+            );
+        };
         let (shown, decision) = match &record.kind {
             Kind::Command(command) | Kind::Typed(command) => (
-                command.clone(),
-                engine::evaluate_in(command, &location, laws),
+                Cow::Borrowed(command.as_str()),
+                engine::evaluate_in(command, location, laws),
             ),
             Kind::Edit { tool, path } => (
-                format!("{tool} {path}"),
-                engine::evaluate_edit(EditKind::Write, path, &location, laws),
+                Cow::Owned(format!("{tool} {path}")),
+                engine::evaluate_edit(EditKind::Write, path, location, laws),
             ),
-            Kind::Broken(why) => (String::new(), unreadable(record.line, why)),
+            Kind::Broken(why) => (Cow::Borrowed(""), unreadable(record.line, why)),
         };
         self.count(file, record, &decision, &shown);
         (decision, shown)
@@ -125,8 +145,10 @@ impl Replay {
             summary.typed += 1;
         }
         summary.counts[decision.verdict() as usize] += 1;
-        if summary.rules.len() < MAX_DISTINCT || summary.rules.contains_key(&top.rule) {
-            *summary.rules.entry(top.rule.clone()).or_default() += 1;
+        if let Some(count) = summary.rules.get_mut(&top.rule) {
+            *count += 1;
+        } else if summary.rules.len() < MAX_DISTINCT {
+            summary.rules.insert(top.rule.clone(), 1);
         }
         if decision.verdict() == Verdict::Blocked && summary.blocked.len() < MAX_LISTED {
             summary.blocked.push(listed());
@@ -356,8 +378,72 @@ pub type Opened = (history::Format, Box<dyn std::io::BufRead + Send>);
 /// them out in chunks, the workers judge them (each with its own laws), and
 /// one writes the `--json` rows in input order and adds up the summary.
 /// Chunks in flight are bounded, so memory does not grow with the input.
-/// `progress` is called with the bytes of input read so far.
+/// With one worker, everything runs on the calling thread, one record at a
+/// time. `progress` is called with the bytes of input read so far.
 pub fn run(
+    sources: &[String],
+    open: impl Fn(&str) -> std::io::Result<Opened>,
+    default: &Location,
+    json: bool,
+    workers: usize,
+    out: &mut (dyn std::io::Write + Send),
+    progress: impl FnMut(usize),
+) -> std::io::Result<Summary> {
+    if workers <= 1 {
+        return run_here(sources, open, default, json, out, progress);
+    }
+    run_on_threads(sources, open, default, json, workers, out, progress)
+}
+
+/// [`run`] on the calling thread: read a record, judge it, write its row.
+fn run_here(
+    sources: &[String],
+    open: impl Fn(&str) -> std::io::Result<Opened>,
+    default: &Location,
+    json: bool,
+    out: &mut (dyn std::io::Write + Send),
+    mut progress: impl FnMut(usize),
+) -> std::io::Result<Summary> {
+    let mut replay = Replay::new(default.clone());
+    let bytes_read = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let mut failed: Option<std::io::Error> = None;
+    let mut row_text = String::new();
+    for source in sources {
+        let (format, reader) = open(source)?;
+        let counted = CountingReader {
+            inner: reader,
+            bytes: std::sync::Arc::clone(&bytes_read),
+        };
+        let mut seen = 0usize;
+        history::read(format, counted, |record| {
+            if failed.is_some() {
+                return;
+            }
+            let (decision, shown) = replay.judge(source, &record);
+            if json {
+                row_text.clear();
+                row_text.push_str(&row(&decision, &shown, source, &record).to_string());
+                row_text.push('\n');
+                if let Err(e) = out.write_all(row_text.as_bytes()) {
+                    failed = Some(e);
+                }
+            }
+            seen += 1;
+            if seen.is_multiple_of(CHUNK) {
+                progress(bytes_read.load(std::sync::atomic::Ordering::Relaxed));
+            }
+        })?;
+        progress(bytes_read.load(std::sync::atomic::Ordering::Relaxed));
+        if let Some(e) = failed {
+            return Err(e);
+        }
+    }
+    out.flush()?;
+    Ok(replay.summary)
+}
+
+/// [`run`] with a reader, `workers` judges and a writer on threads.
+fn run_on_threads(
     sources: &[String],
     open: impl Fn(&str) -> std::io::Result<Opened>,
     default: &Location,
