@@ -252,7 +252,7 @@ impl Run<'_> {
     /// line, else read from disk if it lies under the request's folder and
     /// is at most [`limits::MAX_SCRIPT_BYTES`].
     pub(super) fn read_script(
-        &self,
+        &mut self,
         path: &Word,
         cwd: Option<&Path>,
     ) -> Result<String, Unreadable> {
@@ -276,11 +276,13 @@ impl Run<'_> {
             .location
             .cwd
             .as_deref()
-            .and_then(|c| c.canonicalize().ok())
+            .and_then(|c| self.laws.fs.canonical(c).ok())
             .ok_or(Unreadable::Outside)?;
-        let real = full
-            .canonicalize()
-            .map_err(|e| Unreadable::Missing(e.kind().to_string()))?;
+        let real = self
+            .laws
+            .fs
+            .canonical(&full)
+            .map_err(|kind| Unreadable::Missing(kind.to_string()))?;
         if !real.starts_with(&root) {
             return Err(Unreadable::Outside);
         }

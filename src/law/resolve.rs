@@ -75,9 +75,28 @@ fn parts(path: &Path) -> Vec<std::ffi::OsString> {
 pub struct FsCache {
     resolved: std::collections::HashMap<PathBuf, PathBuf>,
     no_git: std::collections::HashSet<PathBuf>,
+    canonical: std::collections::HashMap<PathBuf, Result<PathBuf, std::io::ErrorKind>>,
 }
 
+/// How many canonical paths [`FsCache`] keeps before it starts over.
+const MAX_CANONICAL: usize = 4096;
+
 impl FsCache {
+    /// `path.canonicalize()`, remembered (with the kind of error when it
+    /// fails: a missing file or folder). Replay asks for the working folder
+    /// and the same script paths command after command.
+    pub fn canonical(&mut self, path: &Path) -> Result<PathBuf, std::io::ErrorKind> {
+        if let Some(known) = self.canonical.get(path) {
+            return known.clone();
+        }
+        let real = path.canonicalize().map_err(|e| e.kind());
+        if self.canonical.len() >= MAX_CANONICAL {
+            self.canonical.clear();
+        }
+        self.canonical.insert(path.to_path_buf(), real.clone());
+        real
+    }
+
     /// [`resolve_links`], with the folder part remembered: one `lstat` for
     /// a target in a folder seen before.
     pub fn resolve(&mut self, path: &Path) -> PathBuf {

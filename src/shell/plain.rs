@@ -1,9 +1,10 @@
-//! The shell lane's fast path: plain one-line command lines read by hand.
+//! The shell lane's fast path: plain command lines read by hand.
 //!
 //! Most lines agents run are plain: words, quotes without expansions,
 //! `|`, `&&`, `||`, `;` and simple redirections (`grep -n 'def f' a.py |
-//! head -5`, `python x.py 2>&1`). For those, tree-sitter-bash and the walk
-//! of its tree cost about 20 times what it takes to read the line by hand.
+//! head -5`, `python x.py 2>&1`), or a file written by a quoted heredoc and
+//! then run. For those, tree-sitter-bash and the walk of its tree cost
+//! about 20 times what it takes to read the line by hand.
 //!
 //! Takes a line; returns the [`Script`] the tree-sitter walk
 //! ([`super::parse::parse_with_tree_sitter`]) returns for it, or `None`
@@ -11,17 +12,24 @@
 //! `None`, and the line goes to tree-sitter:
 //!
 //! - words of `A-Za-z0-9 _ . / : , @ + % = - * ?`, `'…'` and `"…"` with
-//!   printable ASCII inside (no `$`, `` ` ``, `\` or `!` in double quotes);
-//!   the first word of a command has no `=` (an assignment) and is not a
-//!   reserved or declaration word;
-//! - `|`, `&&`, `||`, `;` between commands;
+//!   printable ASCII, tabs and newlines inside (no `$`, `` ` ``, `\` or `!`
+//!   in double quotes); the first word of a command is letters, digits,
+//!   `_ . / -`, and not a reserved or declaration word, even as a prefix;
+//! - `|`, `&&`, `||`, `;` and newlines between commands (no newline after a
+//!   pipeline of three or more stages);
 //! - after a command's words only: `>`, `>>`, `&>`, `<` with a word, and
-//!   `>&` with a descriptor number, each optionally after one digit.
+//!   `>&` with a descriptor number, each optionally after one digit 1-9;
+//!   none on a middle stage of a pipeline, and past an and-or list's first
+//!   pipeline only where tree-sitter's nesting is modelled
+//!   (`shape_is_modelled`);
+//! - a first line `WORDS [> FILE] <<'END' [> FILE]`, its literal body and
+//!   end line, then plain lines.
 //!
-//! No newline, no `$`, backquote, backslash, `#`, `~`, `&` alone, brackets,
-//! braces, parentheses, heredocs or non-ASCII byte outside quotes. The
-//! equality with tree-sitter's reading is checked over every corpus line and
-//! over generated lines (tests/plain_parse.rs) and by a fuzz target.
+//! No `$`, backquote, backslash, `#`, `~`, `&` alone, brackets, braces,
+//! parentheses or non-ASCII byte outside quotes. The equality with
+//! tree-sitter's reading is checked over every corpus line, over generated
+//! lines and heredocs (tests/plain_parse.rs), and by the `shell` fuzz
+//! target on every input.
 
 use super::parse::{Redirect, Script, SimpleCommand, Stdin};
 use super::word::Word;
@@ -83,6 +91,7 @@ pub fn parse(source: &str) -> Option<Script> {
         // lines.
         let (command, body) = reader.heredoc_command()?;
         builder.heredoc(command, body);
+        reader.skip_blank_lines();
         if reader.at == reader.src.len() {
             return Some(builder.script);
         }
@@ -671,15 +680,16 @@ fn is_unquoted_byte(b: u8) -> bool {
         )
 }
 
-/// Bytes inside `'…'`: printable ASCII and tab, but the quote.
+/// Bytes inside `'…'`: printable ASCII, tab and newline, but the quote.
 fn is_single_quoted_byte(b: u8) -> bool {
-    (b == b'\t' || (b' '..=b'~').contains(&b)) && b != b'\''
+    (b == b'\t' || b == b'\n' || (b' '..=b'~').contains(&b)) && b != b'\''
 }
 
-/// Bytes inside `"…"`: printable ASCII and tab, without anything bash
-/// expands or escapes there.
+/// Bytes inside `"…"`: printable ASCII, tab and newline, without anything
+/// bash expands or escapes there.
 fn is_double_quoted_byte(b: u8) -> bool {
-    (b == b'\t' || (b' '..=b'~').contains(&b)) && !matches!(b, b'"' | b'$' | b'`' | b'\\' | b'!')
+    (b == b'\t' || b == b'\n' || (b' '..=b'~').contains(&b))
+        && !matches!(b, b'"' | b'$' | b'`' | b'\\' | b'!')
 }
 
 /// A first word tree-sitter reads as a plain command name: only letters,
