@@ -634,6 +634,18 @@ fn emit_lexicon(dir: &Path, out: &mut String) -> BuildResult<()> {
         .values()
         .map(|(_, source)| blob.text(source))
         .collect();
+    let names: Vec<String> = order
+        .iter()
+        .take(top)
+        .map(|node| format!("{:?}", node.name))
+        .collect();
+    emit_array(
+        out,
+        "The verbs' names, as `SPECS[..LEXICON_LEN]` has them (sorted): looked up without building each name.",
+        "LEXICON_NAMES",
+        "&str",
+        &names,
+    );
     let _ = writeln!(
         out,
         "/// Number of verbs: `SPECS[..LEXICON_LEN]` are the verbs, sorted.\npub const LEXICON_LEN: usize = {top};\n"

@@ -434,11 +434,10 @@ impl FloorRule {
 
 /// The lexicon entry of a verb, exactly as named.
 pub fn lexicon_entry(verb: &str) -> Option<&'static Spec> {
-    let verbs = lexicon();
-    verbs
-        .binary_search_by(|s| s.name().cmp(verb))
+    LEXICON_NAMES
+        .binary_search(&verb)
         .ok()
-        .map(|i| &verbs[i])
+        .and_then(|i| lexicon().get(i))
 }
 
 /// The wrapper called `name`, if it is one.
@@ -470,6 +469,12 @@ mod tests {
     #[test]
     fn tables_are_sorted_and_unique() {
         assert!(lexicon().windows(2).all(|w| w[0].name() < w[1].name()));
+        assert!(
+            lexicon()
+                .iter()
+                .map(Spec::name)
+                .eq(LEXICON_NAMES.iter().copied())
+        );
         assert!(WRAPPERS.windows(2).all(|w| w[0].name < w[1].name));
         assert!(SHELLS.windows(2).all(|w| w[0] < w[1]));
         fn subs_sorted(spec: &Spec) -> bool {
