@@ -636,13 +636,12 @@ fn emit_lexicon(dir: &Path, out: &mut String) -> BuildResult<()> {
         .collect();
     let names: Vec<String> = order
         .iter()
-        .take(top)
         .map(|node| format!("{:?}", node.name))
         .collect();
     emit_array(
         out,
-        "The verbs' names, as `SPECS[..LEXICON_LEN]` has them (sorted): looked up without building each name.",
-        "LEXICON_NAMES",
+        "Every spec's name, in `SPECS` order (verbs sorted, then each block of subs sorted): binary-searched without slicing each name out of `STRINGS`.",
+        "SPEC_NAMES",
         "&str",
         &names,
     );

@@ -170,12 +170,16 @@ pub fn read(format: Format, reader: impl BufRead, each: impl FnMut(Record)) -> i
 /// Physical lines without their `\n` (and a `\r` before it), numbered.
 fn lines(mut reader: impl BufRead) -> impl Iterator<Item = io::Result<(usize, Vec<u8>)>> {
     let mut number = 0;
+    // Sized like the line before (lines of one history are alike): one
+    // allocation a line instead of a doubling series.
+    let mut last_len = 64usize;
     std::iter::from_fn(move || {
-        let mut buf = Vec::new();
+        let mut buf = Vec::with_capacity(last_len.min(1 << 16) + 64);
         match reader.read_until(b'\n', &mut buf) {
             Ok(0) => None,
             Ok(_) => {
                 number += 1;
+                last_len = buf.len();
                 if buf.last() == Some(&b'\n') {
                     buf.pop();
                 }
