@@ -893,6 +893,21 @@ fn cases() -> Vec<Case> {
             format!("node -e '{}'", js_program(script_under)),
             Judged(Some("allow")),
         ),
+        // Found by the shell_amplified fuzz target: tree-sitter's error
+        // recovery on thousands of unclosed calls took 650 MiB for 64 KiB.
+        hook(
+            "inline: python3 -c, 5,000 unclosed calls",
+            format!(
+                "python3 -c \"import os; {}\"",
+                "os.system(rt os; ".repeat(5_000)
+            ),
+            Limit(PARSE_OR_LANE),
+        ),
+        hook(
+            "inline: node -e, 20,000 unclosed calls",
+            format!("node -e '{}'", "f(".repeat(20_000)),
+            Limit(PARSE_OR_LANE),
+        ),
         hook(
             "inline: python3 -c, 10,000 nested (",
             format!("python3 -c 'print({})'", nest("(", "1", ")", deep)),

@@ -449,6 +449,12 @@ pub(crate) fn parse(
         found: Vec::new(),
         unparsable: Some(why),
     };
+    if bracket_depth(code) > limits::MAX_CODE_NESTING {
+        return Err(failed(format!(
+            "the {name} code opens brackets over {} deep",
+            limits::MAX_CODE_NESTING
+        )));
+    }
     grammar
         .with_parser(|parser| crate::shell::parse::parse_bounded(parser, code))
         .ok_or_else(|| failed(format!("the {name} grammar did not load")))?
@@ -458,6 +464,24 @@ pub(crate) fn parse(
                 crate::limits::MAX_READS_PER_CHUNK
             ))
         })
+}
+
+/// The most brackets open at once in `code`, counted on the bytes (quotes
+/// not followed: a bracket in a string counts, which can only refuse more).
+fn bracket_depth(code: &str) -> usize {
+    let mut depth = 0usize;
+    let mut deepest = 0usize;
+    for b in code.bytes() {
+        match b {
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    deepest
 }
 
 /// Where and why a tree failed to parse, for a reason.

@@ -123,6 +123,9 @@ fn append(node: Node, src: &[u8], vars: &Vars, word: &mut Word, depth: usize) {
                         let quote = text(child, src);
                         unescape_double_quoted(quote.strip_suffix('"').unwrap_or(quote), word);
                     }
+                    // A `$` that starts no expansion (`":$"`) is itself;
+                    // the `$` of `$"…"` is not part of the text.
+                    "$" if kind(node) == "string" => word.value.push('$'),
                     // `$"…"` (a locale-translated string) is its text.
                     "\"" | "$\"" | "$" => {}
                     "string_content" => unescape_double_quoted(text(child, src), word),
@@ -456,6 +459,21 @@ fn take_digits(chars: &[char], radix: u32, max: usize) -> (u32, usize) {
 #[cfg(test)]
 mod tests {
     use super::{Vars, Word, decode_ansi_c, known_operation};
+
+    /// A `$` that starts no expansion inside double quotes is kept.
+    #[test]
+    fn a_lone_dollar_in_quotes_is_itself() {
+        let s = crate::shell::parse::parse_with_tree_sitter("grep \":$\" f; rm -rf \"/$\"");
+        let values: Vec<Vec<String>> = s
+            .commands
+            .iter()
+            .map(|c| c.words.iter().map(|w| w.value.clone()).collect())
+            .collect();
+        assert_eq!(
+            values,
+            vec![vec!["grep", ":$", "f"], vec!["rm", "-rf", "/$"]]
+        );
+    }
 
     #[test]
     fn operations_on_known_values_work_as_in_bash() {
