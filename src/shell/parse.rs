@@ -649,10 +649,13 @@ impl Walker<'_> {
         // `a | { b | c || cd x; }`, a `cd` in a pipeline stage. bash runs
         // `{ a | b | c; } || cd x`: the list's first element continues the
         // pipeline, and the rest runs after it, in this shell.
-        let mut rest_of_list = None;
-        if stages.len() > 1
+        // The pipeline's continuation can itself end in such a list
+        // (`a | b | c | d || e | f || g`): unfolded until it does not.
+        let mut rest_of_lists: Vec<Node> = Vec::new();
+        while stages.len() > 1
             && let Some(&last) = stages.last()
             && kind(last) == "list"
+            && rest_of_lists.len() < limits::MAX_TREE_DEPTH
         {
             let mut first = last;
             while kind(first) == "list" {
@@ -672,7 +675,7 @@ impl Walker<'_> {
             } else {
                 stages.push(first);
             }
-            rest_of_list = Some(last);
+            rest_of_lists.push(last);
         }
         if stages.iter().skip(1).any(|s| list_in_stage(*s).is_some()) {
             self.script.problems.push(Problem::MergedLine(
@@ -712,7 +715,8 @@ impl Walker<'_> {
         if after_list {
             self.conditional -= 1;
         }
-        if let Some(list) = rest_of_list {
+        // Inner lists come first in the text.
+        for list in rest_of_lists.into_iter().rev() {
             self.walk_list_but_first(list, depth, stdin);
         }
     }
