@@ -396,16 +396,7 @@ impl Reader<'_> {
                 // redirection; the walk puts it back. Not plain.
                 return None;
             }
-            let start = self.at;
-            let word = self.word()?;
-            if words.is_empty() {
-                words_span.start = start;
-                if !is_plain_first_word(&word) {
-                    return None;
-                }
-            }
-            words_span.end = self.at;
-            words.push(word);
+            self.command_word(&mut words, &mut words_span)?;
         }
         if words.is_empty() {
             return None;
@@ -433,10 +424,7 @@ impl Reader<'_> {
             match (self.peek(), self.peek_at(1)) {
                 (Some(b'\n'), _) => break,
                 (Some(b'<'), Some(b'<')) if delimiter.is_none() && !words.is_empty() => {
-                    if !matches!(
-                        self.at.checked_sub(1).map(|i| self.src[i]),
-                        Some(b' ' | b'\t')
-                    ) {
+                    if !self.after_blank() {
                         return None;
                     }
                     self.at += 2;
@@ -454,16 +442,7 @@ impl Reader<'_> {
                     if !redirects.is_empty() || delimiter.is_some() {
                         return None;
                     }
-                    let start = self.at;
-                    let word = self.word()?;
-                    if words.is_empty() {
-                        words_span.start = start;
-                        if !is_plain_first_word(&word) {
-                            return None;
-                        }
-                    }
-                    words_span.end = self.at;
-                    words.push(word);
+                    self.command_word(&mut words, &mut words_span)?;
                 }
             }
         }
@@ -520,6 +499,32 @@ impl Reader<'_> {
             .map(str::to_string)
     }
 
+    /// Reads one word of a command into `words`, widening `words_span`;
+    /// `None` when it is not plain (a first word must be a plain command
+    /// name).
+    fn command_word(&mut self, words: &mut Vec<Word>, words_span: &mut Range<usize>) -> Option<()> {
+        let start = self.at;
+        let word = self.word()?;
+        if words.is_empty() {
+            words_span.start = start;
+            if !is_plain_first_word(&word) {
+                return None;
+            }
+        }
+        words_span.end = self.at;
+        words.push(word);
+        Some(())
+    }
+
+    /// Whether a blank stands just before the reader (an operator glued to
+    /// the word before it is read apart by tree-sitter).
+    fn after_blank(&self) -> bool {
+        matches!(
+            self.at.checked_sub(1).and_then(|i| self.src.get(i)),
+            Some(b' ' | b'\t')
+        )
+    }
+
     /// A redirection at the reader, if one starts here.
     fn redirect(&mut self, no_words_yet: bool) -> Option<Option<RedirectToken>> {
         let (digit, rest) = match (self.peek(), self.peek_at(1)) {
@@ -534,12 +539,7 @@ impl Reader<'_> {
         // A redirection before the command's words is tree-sitter's other
         // shape. One glued to the word before it is read apart: `-200>f`
         // makes `-200` a descriptor for tree-sitter, a word for bash.
-        if no_words_yet
-            || !matches!(
-                self.at.checked_sub(1).map(|i| self.src[i]),
-                Some(b' ' | b'\t')
-            )
-        {
+        if no_words_yet || !self.after_blank() {
             return None;
         }
         if digit == 1 && self.peek_at(2).is_some_and(|b| b.is_ascii_digit()) {
