@@ -66,10 +66,9 @@ impl Run<'_> {
         let part = site.command.text.as_str();
         match route::route(interpreter, args) {
             Route::Lexicon => false,
-            Route::Inline { lane, code } => {
-                let text = route::glued_code(code, lane)
-                    .filter(|_| code.value.starts_with('-'))
-                    .unwrap_or_else(|| code.value.clone());
+            Route::Inline { lane, code: inline } => {
+                let text = inline.text();
+                let code = inline.word;
                 let origin = format!("given to {interpreter} on the command line");
                 if code.dynamic {
                     match feeds::substitution_producer(code) {
@@ -96,11 +95,11 @@ impl Run<'_> {
                     );
                     // What can be read of it is still judged.
                     if !code.substitution {
-                        self.lane(lane, &text, &origin, site, depth, cwd);
+                        self.lane(lane, text, &origin, site, depth, cwd);
                     }
                     return !matches!(lane, Lane::Scan(_));
                 }
-                self.lane(lane, &text, &origin, site, depth, cwd)
+                self.lane(lane, text, &origin, site, depth, cwd)
             }
             Route::Stdin { lane } => self.code_from_stdin(interpreter, lane, site, depth, cwd),
             Route::File { lane, path } => {

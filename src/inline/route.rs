@@ -25,7 +25,7 @@ pub enum Route<'w> {
         /// Its lane.
         lane: Lane,
         /// The code.
-        code: &'w Word,
+        code: InlineCode<'w>,
     },
     /// Code read from stdin.
     Stdin {
@@ -42,6 +42,35 @@ pub enum Route<'w> {
     /// No program of its own (`-m module`, `--version`, a subcommand): the
     /// lexicon judges the command.
     Lexicon,
+}
+
+/// Code given in an argument: the whole word (`-c CODE`), or the part of
+/// it after the option it is glued to (`-cCODE`, `--eval=CODE`). Where the
+/// code starts is decided while the options are read, never guessed later
+/// from the word's text (code may itself start with `-`).
+#[derive(Debug, Clone, Copy)]
+pub struct InlineCode<'w> {
+    /// The word that holds the code.
+    pub word: &'w Word,
+    /// The byte at which the code starts in the word's value.
+    start: usize,
+}
+
+impl<'w> InlineCode<'w> {
+    /// The whole word is code.
+    fn whole(word: &'w Word) -> Self {
+        InlineCode { word, start: 0 }
+    }
+
+    /// The code starts at byte `start` of the word (after a glued option).
+    fn glued(word: &'w Word, start: usize) -> Self {
+        InlineCode { word, start }
+    }
+
+    /// The code's text.
+    pub fn text(&self) -> &'w str {
+        self.word.value.get(self.start..).unwrap_or("")
+    }
 }
 
 /// How one interpreter's command line is read.
@@ -234,15 +263,22 @@ fn read<'w>(grammar: &Grammar, lane: Lane, args: &'w [Word]) -> Route<'w> {
         }
         if grammar.code.contains(&a) {
             return match args.get(i + 1) {
-                Some(code) => Route::Inline { lane, code },
+                Some(code) => Route::Inline {
+                    lane,
+                    code: InlineCode::whole(code),
+                },
                 None => Route::Lexicon,
             };
         }
-        // `--eval=CODE`
+        // `--eval=CODE` (in a bundle, `-c=1` is the code `=1`)
         if let Some((opt, _)) = a.split_once('=')
             && grammar.code.contains(&opt)
+            && (opt.starts_with("--") || !grammar.bundles)
         {
-            return Route::Inline { lane, code: arg };
+            return Route::Inline {
+                lane,
+                code: InlineCode::glued(arg, opt.len() + 1),
+            };
         }
         // `-r ./setup.js`, `--require=./setup.js`
         if grammar.preload.contains(&a)
@@ -258,19 +294,25 @@ fn read<'w>(grammar: &Grammar, lane: Lane, args: &'w [Word]) -> Route<'w> {
         if grammar.bundles && !a.starts_with("--") {
             // `-uc CODE`, `-lne CODE`, `-mjson.tool`: the first letter that
             // takes a value ends the bundle.
-            let letters: Vec<char> = a[1..].chars().collect();
-            for (k, letter) in letters.iter().enumerate() {
+            for (at, letter) in a.char_indices().skip(1) {
                 let option = format!("-{letter}");
-                let rest_empty = k + 1 == letters.len();
+                let after = at + letter.len_utf8();
+                let rest_empty = after == a.len();
                 if grammar.code.contains(&option.as_str()) {
                     return if rest_empty {
                         match args.get(i + 1) {
-                            Some(code) => Route::Inline { lane, code },
+                            Some(code) => Route::Inline {
+                                lane,
+                                code: InlineCode::whole(code),
+                            },
                             None => Route::Lexicon,
                         }
                     } else {
                         // `-cprint(1)`: the code is glued on.
-                        Route::Inline { lane, code: arg }
+                        Route::Inline {
+                            lane,
+                            code: InlineCode::glued(arg, after),
+                        }
                     };
                 }
                 if grammar.glued.contains(&option.as_str()) {
@@ -295,25 +337,6 @@ fn read<'w>(grammar: &Grammar, lane: Lane, args: &'w [Word]) -> Route<'w> {
     Route::Stdin { lane }
 }
 
-/// The code of an inline route whose option is glued to it (`-cCODE`,
-/// `--eval=CODE`): the text after the option.
-pub fn glued_code(word: &Word, interpreter_lane: Lane) -> Option<String> {
-    let v = word.value.as_str();
-    if let Some((opt, code)) = v.split_once('=')
-        && opt.starts_with("--")
-    {
-        return Some(code.to_string());
-    }
-    if !v.starts_with('-') || v.starts_with("--") {
-        return None;
-    }
-    let letter = match interpreter_lane {
-        Lane::Code(Language::Python) => 'c',
-        _ => 'e',
-    };
-    v.find(letter).map(|at| v[at + 1..].to_string())
-}
-
 fn deno<'w>(args: &'w [Word]) -> Route<'w> {
     let js = Lane::Code(Language::JavaScript);
     let Some(sub) = args.iter().position(|a| !a.value.starts_with('-')) else {
@@ -321,7 +344,10 @@ fn deno<'w>(args: &'w [Word]) -> Route<'w> {
     };
     match args[sub].value.as_str() {
         "eval" => match args[sub + 1..].iter().find(|a| !a.value.starts_with('-')) {
-            Some(code) => Route::Inline { lane: js, code },
+            Some(code) => Route::Inline {
+                lane: js,
+                code: InlineCode::whole(code),
+            },
             None => Route::Lexicon,
         },
         "run" => match args[sub + 1..].iter().find(|a| !a.value.starts_with('-')) {
@@ -339,7 +365,10 @@ fn bun<'w>(args: &'w [Word]) -> Route<'w> {
         match arg.value.as_str() {
             "-e" | "--eval" | "-p" | "--print" => {
                 return match args.get(i + 1) {
-                    Some(code) => Route::Inline { lane: js, code },
+                    Some(code) => Route::Inline {
+                        lane: js,
+                        code: InlineCode::whole(code),
+                    },
                     None => Route::Lexicon,
                 };
             }
@@ -420,7 +449,7 @@ mod tests {
     fn kind(interpreter: &str, line: &str) -> String {
         let w = words(line);
         match route(interpreter, &w) {
-            Route::Inline { code, .. } => format!("inline {}", code.value),
+            Route::Inline { code, .. } => format!("inline {}", code.text()),
             Route::Stdin { .. } => "stdin".into(),
             Route::File { path, .. } => format!("file {}", path.value),
             Route::Lexicon => "lexicon".into(),
@@ -432,7 +461,13 @@ mod tests {
         assert_eq!(kind("python3", "-c X"), "inline X");
         assert_eq!(kind("python3", "-u -c X"), "inline X");
         assert_eq!(kind("python3", "-uc X"), "inline X");
-        assert_eq!(kind("python3", "-cX"), "inline -cX");
+        assert_eq!(kind("python3", "-cX"), "inline X");
+        assert_eq!(kind("python3", "-ucX"), "inline X");
+        assert_eq!(kind("python3", "-c=X"), "inline =X");
+        // Code that starts with `-` is code, whole (`-1; exec(…)` is valid
+        // Python).
+        assert_eq!(kind("python3", "-c -1;exec(x)"), "inline -1;exec(x)");
+        assert_eq!(kind("python3", "-c -import"), "inline -import");
         assert_eq!(kind("python3", "-"), "stdin");
         assert_eq!(kind("python3", "-u"), "stdin");
         assert_eq!(kind("python3", "-W ignore fix.py a"), "file fix.py");
@@ -445,7 +480,10 @@ mod tests {
     fn javascript_command_lines() {
         assert_eq!(kind("node", "-e X"), "inline X");
         assert_eq!(kind("node", "--input-type=module -e X"), "inline X");
-        assert_eq!(kind("node", "--eval=X"), "inline --eval=X");
+        assert_eq!(kind("node", "--eval=X"), "inline X");
+        assert_eq!(kind("node", "--eval=-1;x"), "inline -1;x");
+        assert_eq!(kind("node", "-e -1;exec(x)"), "inline -1;exec(x)");
+        assert_eq!(kind("php", "-r -exec(x)"), "inline -exec(x)");
         // Code preloaded before the program is code nobody read.
         assert_eq!(kind("node", "-r dotenv/config build.js"), "lexicon");
         assert_eq!(kind("node", "-r ./evil.js -e X"), "lexicon");
@@ -466,20 +504,6 @@ mod tests {
         assert_eq!(kind("perl", "-i.bak -pe X f"), "inline X");
         assert_eq!(kind("perl", "-Mstrict -e X"), "inline X");
         assert_eq!(kind("perl", "-c x.pl"), "lexicon");
-    }
-
-    #[test]
-    fn glued_code_is_split_off() {
-        let py = Lane::Code(Language::Python);
-        assert_eq!(
-            glued_code(&Word::literal("-cprint(1)"), py).as_deref(),
-            Some("print(1)")
-        );
-        assert_eq!(
-            glued_code(&Word::literal("--eval=1"), py).as_deref(),
-            Some("1")
-        );
-        assert_eq!(glued_code(&Word::literal("print(1)"), py), None);
     }
 
     #[test]
