@@ -60,9 +60,42 @@ pub struct Summary {
 /// summary so far.
 pub struct Replay {
     default: Location,
-    laws: HashMap<Option<PathBuf>, Laws>,
+    folders: Folders,
     /// What the records add up to.
     pub summary: Summary,
+}
+
+/// How many working folders' laws a replay keeps before it starts over.
+const MAX_FOLDERS: usize = 256;
+
+/// The laws of each working folder seen so far (read once each, at most
+/// [`MAX_FOLDERS`] kept), and the one the last record used: records of one
+/// file mostly share their folder.
+#[derive(Default)]
+struct Folders {
+    laws: Vec<(Option<PathBuf>, Laws)>,
+    index: HashMap<Option<PathBuf>, usize>,
+    last: usize,
+}
+
+impl Folders {
+    fn laws_for(&mut self, cwd: &Option<PathBuf>) -> &mut Laws {
+        if self.laws.get(self.last).is_none_or(|(seen, _)| seen != cwd) {
+            self.last = match self.index.get(cwd) {
+                Some(&at) => at,
+                None => {
+                    if self.laws.len() >= MAX_FOLDERS {
+                        self.laws.clear();
+                        self.index.clear();
+                    }
+                    self.laws.push((cwd.clone(), Laws::new(cwd.as_deref())));
+                    self.index.insert(cwd.clone(), self.laws.len() - 1);
+                    self.laws.len() - 1
+                }
+            };
+        }
+        &mut self.laws[self.last].1
+    }
 }
 
 impl Replay {
@@ -70,7 +103,7 @@ impl Replay {
     pub fn new(default: Location) -> Replay {
         Replay {
             default,
-            laws: HashMap::new(),
+            folders: Folders::default(),
             summary: Summary::default(),
         }
     }
@@ -96,16 +129,7 @@ impl Replay {
             }
             None => &self.default,
         };
-        if !self.laws.contains_key(&location.cwd) {
-            self.laws
-                .insert(location.cwd.clone(), Laws::new(location.cwd.as_deref()));
-        }
-        let Some(laws) = self.laws.get_mut(&location.cwd) else {
-            return (
-                unreadable(record.line, "could not be judged: no laws for its folder"),
-                Cow::Borrowed(""),
-            );
-        };
+        let laws = self.folders.laws_for(&location.cwd);
         let (shown, decision) = match &record.kind {
             Kind::Command(command) | Kind::Typed(command) => (
                 Cow::Borrowed(command.as_str()),

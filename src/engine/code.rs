@@ -502,7 +502,12 @@ impl Run<'_> {
                     if words[0].dynamic {
                         self.dynamic_exec(&found.call, part);
                     } else {
-                        self.words(words.clone(), site, depth + 1, &mut inner_cwd);
+                        self.words(
+                            std::borrow::Cow::Borrowed(words),
+                            site,
+                            depth + 1,
+                            &mut inner_cwd,
+                        );
                     }
                 }
                 Some(Handoff::Argv(_)) | Some(Handoff::Unknown(_)) => {

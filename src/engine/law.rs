@@ -48,12 +48,7 @@ impl Run<'_> {
         // The same target judged again (`rm -rf /etc/* /etc/* …`) finds
         // nothing new; a glob's listing on disk is costly.
         let home = self.location.home.as_deref();
-        let key = (
-            target.clone(),
-            cwd.map(Path::to_path_buf),
-            reach,
-            home.map(Path::to_path_buf),
-        );
+        let key = crate::law::TargetKey::new(target, cwd, reach, home);
         if !self.judged_targets.insert(key.clone()) {
             return;
         }
@@ -62,9 +57,14 @@ impl Run<'_> {
         if self.trace.is_none()
             && let Some(hits) = self.laws.remembered(&key)
         {
-            let hits = hits.to_vec();
             for hit in hits {
-                self.find(hit.verdict, &hit.rule, hit.reason, &hit.remediation, part);
+                self.findings.push(super::finding(
+                    hit.verdict,
+                    &hit.rule,
+                    hit.reason.clone(),
+                    &hit.remediation,
+                    part,
+                ));
             }
             return;
         }

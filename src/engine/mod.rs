@@ -15,6 +15,7 @@ use crate::peel::{self, Step};
 use crate::rules::FloorRule;
 use crate::shell::{self, Problem, Script, SimpleCommand, Stdin, Word};
 use crate::verdict::{Decision, Effect, Finding, Verdict};
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::PathBuf;
 
@@ -229,13 +230,8 @@ impl<'a> Run<'a> {
         remediation: &str,
         part: &str,
     ) {
-        self.findings.push(Finding {
-            verdict,
-            rule: rule.to_string(),
-            reason,
-            remediation: remediation.to_string(),
-            part: limits::clip(part, 300).to_string(),
-        });
+        self.findings
+            .push(finding(verdict, rule, reason, remediation, part));
     }
 
     fn floor(&mut self, rule: FloorRule, part: &str, depth: usize) {
@@ -455,7 +451,7 @@ impl<'a> Run<'a> {
         if command.words.is_empty() {
             return;
         }
-        self.words(command.words.clone(), site, depth, cwd);
+        self.words(Cow::Borrowed(&command.words), site, depth, cwd);
     }
 
     /// Judges the other reading of a wrapper (`Step::Either`): the inner
@@ -490,13 +486,13 @@ impl<'a> Run<'a> {
             format!("also read as written: {}", render_words(&words))
         });
         let mut cwd = cwd.clone();
-        self.words(words, site, depth, &mut cwd);
+        self.words(Cow::Owned(words), site, depth, &mut cwd);
     }
 
     /// Peels and judges one argv.
     fn words(
         &mut self,
-        mut words: Vec<Word>,
+        mut words: Cow<'_, [Word]>,
         site: &Site,
         depth: usize,
         cwd: &mut Option<PathBuf>,
@@ -571,7 +567,7 @@ impl<'a> Run<'a> {
                     if let Some(dir) = inner_cwd {
                         local_cwd = self.location.resolve_in(&dir, local_cwd.as_deref()).path;
                     }
-                    words = inner;
+                    words = Cow::Owned(inner);
                 }
                 Step::Script {
                     wrapper,
@@ -631,7 +627,7 @@ impl<'a> Run<'a> {
         self.runner = runner;
         self.wrapped = peeled > 1;
         self.verb(
-            words,
+            &words,
             site,
             depth,
             cwd,
@@ -661,7 +657,7 @@ impl<'a> Run<'a> {
     #[allow(clippy::too_many_arguments)]
     fn verb(
         &mut self,
-        words: Vec<Word>,
+        words: &[Word],
         site: &Site,
         depth: usize,
         cwd: &mut Option<PathBuf>,
@@ -805,7 +801,7 @@ impl<'a> Run<'a> {
             for inner in peel::find_exec_commands(args) {
                 self.note(depth, || "find -exec runs:".to_string());
                 let mut inner_cwd = local_cwd.clone();
-                self.words(inner, site, depth + 1, &mut inner_cwd);
+                self.words(Cow::Owned(inner), site, depth + 1, &mut inner_cwd);
             }
         }
         // Case-insensitive file systems (macOS) run `RM` as `rm`; the floor
@@ -822,10 +818,10 @@ impl<'a> Run<'a> {
         for rule in floor::check_command(&invocation) {
             self.floor(rule, part, depth);
         }
-        let verb_words: Vec<Word> = if verb == "find" {
-            peel::strip_find_exec(&words)
+        let verb_words: Cow<[Word]> = if verb == "find" {
+            Cow::Owned(peel::strip_find_exec(words))
         } else {
-            words.clone()
+            Cow::Borrowed(words)
         };
         let Some(classified) = lexicon::classify(verb, &verb_words) else {
             if let Some((w, class)) = runner.and_then(|w| w.unknown.map(|c| (w, c))) {
@@ -1344,6 +1340,17 @@ impl<'a> Run<'a> {
 fn render_words(words: &[Word]) -> String {
     let values: Vec<&str> = words.iter().map(|w| w.value.as_str()).collect();
     shlex::try_join(values.iter().copied()).unwrap_or_else(|_| format!("{values:?}"))
+}
+
+/// One finding; `part` is clipped to 300 bytes.
+fn finding(verdict: Verdict, rule: &str, reason: String, remediation: &str, part: &str) -> Finding {
+    Finding {
+        verdict,
+        rule: rule.to_string(),
+        reason,
+        remediation: remediation.to_string(),
+        part: limits::clip(part, 300).to_string(),
+    }
 }
 
 fn suffix(note: &str) -> String {

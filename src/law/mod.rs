@@ -84,13 +84,58 @@ pub struct Laws {
 }
 
 /// What a write target's findings depend on: the target, the folder it is
-/// resolved in, how far the write reaches, and the home folder.
-pub type TargetKey = (
-    crate::paths::Target,
-    Option<PathBuf>,
-    spot::Reach,
-    Option<PathBuf>,
-);
+/// resolved in, how far the write reaches, and the home folder, written out
+/// as one run of bytes (each part length-prefixed, so no two keys run
+/// together). Hashing it is one pass over bytes, where a tuple of paths
+/// would hash each path component by component, twice per target.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TargetKey(Box<[u8]>);
+
+impl TargetKey {
+    /// The key of `target` written with `reach`, resolved in `cwd`.
+    pub fn new(
+        target: &crate::paths::Target,
+        cwd: Option<&Path>,
+        reach: spot::Reach,
+        home: Option<&Path>,
+    ) -> TargetKey {
+        use std::os::unix::ffi::OsStrExt;
+        fn part(bytes: &mut Vec<u8>, part: Option<&[u8]>) {
+            match part {
+                None => bytes.push(0),
+                Some(part) => {
+                    bytes.push(1);
+                    bytes.extend_from_slice(&(part.len() as u64).to_le_bytes());
+                    bytes.extend_from_slice(part);
+                }
+            }
+        }
+        fn path(p: Option<&Path>) -> Option<&[u8]> {
+            p.map(|p| p.as_os_str().as_bytes())
+        }
+        let mut bytes = Vec::with_capacity(
+            64 + target.raw.len()
+                + [
+                    target.path.as_deref(),
+                    target.empty_var_hazard.as_deref(),
+                    cwd,
+                    home,
+                ]
+                .iter()
+                .map(|p| p.map_or(0, |p| p.as_os_str().len()))
+                .sum::<usize>(),
+        );
+        part(&mut bytes, path(target.path.as_deref()));
+        part(&mut bytes, Some(target.raw.as_bytes()));
+        bytes.push(u8::from(target.glob));
+        bytes.push(u8::from(target.dynamic));
+        part(&mut bytes, path(target.empty_var_hazard.as_deref()));
+        part(&mut bytes, path(cwd));
+        bytes.push(reach as u8);
+        part(&mut bytes, path(home));
+        TargetKey(bytes.into_boxed_slice())
+    }
+}
 
 /// How many judged targets [`Laws`] keeps before it starts over.
 const MAX_REMEMBERED: usize = 4096;
