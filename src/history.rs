@@ -290,9 +290,9 @@ fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Value>, D::E
 }
 
 /// The first of `fields` that is text or a number, as text.
-fn first_text(fields: &[&Option<Value>]) -> Option<String> {
-    fields.iter().find_map(|f| match f {
-        Some(Value::String(s)) => Some(s.clone()),
+fn first_text<const N: usize>(fields: [Option<Value>; N]) -> Option<String> {
+    fields.into_iter().find_map(|f| match f {
+        Some(Value::String(s)) => Some(s),
         Some(Value::Number(n)) => Some(n.to_string()),
         _ => None,
     })
@@ -307,18 +307,22 @@ fn jsonl_object(number: usize, bytes: &[u8]) -> Option<Record> {
     }
     let text = std::str::from_utf8(bytes).ok()?;
     let fields: JsonlFields = serde_json::from_str(text).ok()?;
-    let command = match &fields.command {
-        Some(value) => value.as_str()?,
-        None => fields.cmd.as_ref()?.as_str()?,
+    let command = match fields.command {
+        Some(Value::String(command)) => command,
+        Some(_) => return None,
+        None => match fields.cmd? {
+            Value::String(command) => command,
+            _ => return None,
+        },
     };
-    let mut record = Record::new(number, Kind::Command(command.to_string()));
-    record.session = first_text(&[
-        &fields.session,
-        &fields.session_id_camel,
-        &fields.session_id,
+    let mut record = Record::new(number, Kind::Command(command));
+    record.session = first_text([
+        fields.session,
+        fields.session_id_camel,
+        fields.session_id,
     ]);
-    record.timestamp = first_text(&[&fields.timestamp, &fields.time]);
-    record.cwd = first_text(&[&fields.cwd]).map(PathBuf::from);
+    record.timestamp = first_text([fields.timestamp, fields.time]);
+    record.cwd = first_text([fields.cwd]).map(PathBuf::from);
     Some(record)
 }
 

@@ -48,16 +48,20 @@ pub fn is_secret(path: &str) -> bool {
                 .get(text.len() - suffix.len()..)
                 .is_some_and(|tail| tail.eq_ignore_ascii_case(suffix))
     };
+    // Each needle starts with `.`: only the dots are tried (found by
+    // memchr), as operands can be kilobytes of inline code.
     let contains = |text: &str, needle: &str| {
-        text.as_bytes()
-            .windows(needle.len())
-            .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
+        text.match_indices('.').any(|(at, _)| {
+            text.as_bytes()
+                .get(at..at + needle.len())
+                .is_some_and(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
+        })
     };
     let env_file = name.eq_ignore_ascii_case(".env") || starts(name, ".env.");
     if env_file && !ENV_TEMPLATES.iter().any(|t| name.eq_ignore_ascii_case(t)) {
         return true;
     }
-    if contains(path, ".ssh/") && starts(name, "id_") && !ends(name, ".pub") {
+    if starts(name, "id_") && !ends(name, ".pub") && contains(path, ".ssh/") {
         return true;
     }
     if contains(path, ".gnupg/private-keys") {
