@@ -316,11 +316,7 @@ fn jsonl_object(number: usize, bytes: &[u8]) -> Option<Record> {
         },
     };
     let mut record = Record::new(number, Kind::Command(command));
-    record.session = first_text([
-        fields.session,
-        fields.session_id_camel,
-        fields.session_id,
-    ]);
+    record.session = first_text([fields.session, fields.session_id_camel, fields.session_id]);
     record.timestamp = first_text([fields.timestamp, fields.time]);
     record.cwd = first_text([fields.cwd]).map(PathBuf::from);
     Some(record)

@@ -349,7 +349,7 @@ impl<'a> Run<'a> {
         }
         self.functions.extend(script.functions.iter().cloned());
         for nested in &script.nested {
-            self.note(depth, || format!("substitution inside ${{…}}: {nested}"));
+            self.note(depth, || format!("parsed again on its own: {nested}"));
             self.script(nested, depth + 1, cwd.clone());
         }
         // Where each subshell stands after its `cd`s: a command sees the
@@ -387,6 +387,13 @@ impl<'a> Run<'a> {
                 Verdict::Signed,
                 "parse.misparse",
                 format!("a newline inside `{at}` may hide a second command (tree-sitter-bash#347)"),
+            ),
+            Problem::HeredocEnd(line) => (
+                Verdict::Signed,
+                "parse.misparse",
+                format!(
+                    "the parser ended a heredoc at the body line `{line}`; bash reads on to the line that is the delimiter alone"
+                ),
             ),
             Problem::DroppedText(what) => (
                 Verdict::Signed,

@@ -72,6 +72,11 @@ pub enum Problem {
     /// A newline inside one command's words: tree-sitter-bash#347 merged the
     /// next line's command into this one's arguments.
     MergedLine(String),
+    /// tree-sitter ended a heredoc at a body line that only starts like
+    /// its delimiter (`    EOF = 1`), where bash reads on to the line that
+    /// is the delimiter alone. The walk keeps bash's body and judges the
+    /// lines after bash's end line again (in `nested`).
+    HeredocEnd(String),
     /// Source text outside every leaf: a token tree-sitter dropped.
     DroppedText(String),
     /// Nesting deeper than the walk follows.
@@ -96,8 +101,10 @@ pub struct Script {
     pub functions: Vec<String>,
     /// Function bodies that call themselves in the background (`:(){ :|:& };:`).
     pub fork_bomb: bool,
-    /// Command substitutions tree-sitter left as plain text (a backtick
-    /// inside `${x:-`…`}`): to be parsed again as scripts of their own.
+    /// Text to be parsed again as scripts of their own: command
+    /// substitutions tree-sitter left as plain text (a backtick inside
+    /// `${x:-`…`}`), and the lines bash runs after a heredoc whose end
+    /// tree-sitter misplaced ([`Problem::HeredocEnd`]).
     pub nested: Vec<String>,
 }
 
@@ -1202,6 +1209,9 @@ impl Walker<'_> {
                 let mut literal_body = true;
                 let mut cursor = child.walk();
                 let parts: Vec<Node> = child.children(&mut cursor).collect();
+                // `<<-` strips leading tabs from the body and the end line.
+                let strip_tabs = parts.iter().any(|p| kind(*p) == "<<-");
+                let mut body_from = None;
                 // A third silent misparse of tree-sitter-bash: a body whose
                 // first line starts with `\` is read as a line continuation,
                 // and that line becomes an argument of the redirection, out
@@ -1239,6 +1249,7 @@ impl Walker<'_> {
                             }
                         }
                         "heredoc_body" => {
+                            body_from = Some(heredoc_start(part, self.src));
                             body_text = heredoc_text(part, self.src);
                             if !quoted {
                                 let mut c = part.walk();
@@ -1262,6 +1273,30 @@ impl Walker<'_> {
                                     "a heredoc opened with `{delimiter}` ends with `{}`",
                                     limits::clip(end, 30)
                                 )));
+                            } else if !delimiter.is_empty()
+                                && !ends_heredoc(part, self.src, &delimiter, strip_tabs)
+                            {
+                                // A sixth silent misparse of tree-sitter-bash:
+                                // its scanner ends a heredoc at a body line
+                                // that only starts like the delimiter
+                                // (`    EOF = 1`), and reads the lines after
+                                // it as commands. Bash reads on to the line
+                                // that is the delimiter alone, so commands
+                                // after that line were hidden, as body of a
+                                // later heredoc tree-sitter opened in between.
+                                let from = body_from
+                                    .unwrap_or_else(|| line_start(self.src, part.start_byte()));
+                                let line = &self.src[line_start(self.src, part.start_byte())..];
+                                let line = line.split(|b| *b == b'\n').next().unwrap_or(&[]);
+                                self.script.problems.push(Problem::HeredocEnd(
+                                    limits::clip(&String::from_utf8_lossy(line), 60).to_string(),
+                                ));
+                                let (body, after) =
+                                    bash_heredoc(self.src, from, &delimiter, strip_tabs);
+                                body_text = body;
+                                if let Some(after) = after.filter(|a| !a.trim().is_empty()) {
+                                    self.script.nested.push(after);
+                                }
                             }
                         }
                         _ if part.is_named() => trailing.push(part),
@@ -1548,18 +1583,73 @@ fn has_bare_newline(gap: &[u8]) -> bool {
 /// `<<`. tree-sitter starts the body node at its first non-blank character,
 /// leaving out leading blank lines and the first line's indentation.
 fn heredoc_text(body: Node, src: &[u8]) -> String {
+    let start = heredoc_start(body, src);
+    std::str::from_utf8(src.get(start..body.end_byte()).unwrap_or(&[]))
+        .unwrap_or("")
+        .to_string()
+}
+
+/// Where a heredoc's body starts as bash reads it (see [`heredoc_text`]).
+fn heredoc_start(body: Node, src: &[u8]) -> usize {
     let node_start = body.start_byte();
     let mut blank_start = node_start;
     while blank_start > 0 && matches!(src.get(blank_start - 1), Some(b' ' | b'\t' | b'\n')) {
         blank_start -= 1;
     }
-    let start = src
-        .get(blank_start..node_start)
+    src.get(blank_start..node_start)
         .and_then(|blanks| blanks.iter().position(|b| *b == b'\n'))
-        .map_or(node_start, |newline| blank_start + newline + 1);
-    std::str::from_utf8(src.get(start..body.end_byte()).unwrap_or(&[]))
-        .unwrap_or("")
-        .to_string()
+        .map_or(node_start, |newline| blank_start + newline + 1)
+}
+
+/// The start of the line holding byte `at`.
+fn line_start(src: &[u8], at: usize) -> usize {
+    src.get(..at)
+        .and_then(|before| before.iter().rposition(|b| *b == b'\n'))
+        .map_or(0, |newline| newline + 1)
+}
+
+/// Whether tree-sitter's end node of a heredoc is where bash ends it: a
+/// line that is the delimiter alone (after tabs, for `<<-`).
+fn ends_heredoc(end: Node, src: &[u8], delimiter: &str, strip_tabs: bool) -> bool {
+    let from = line_start(src, end.start_byte());
+    let line = src.get(from..end.end_byte()).unwrap_or(&[]);
+    let line = if strip_tabs {
+        let tabs = line.iter().take_while(|b| **b == b'\t').count();
+        &line[tabs..]
+    } else {
+        line
+    };
+    line == delimiter.as_bytes() && matches!(src.get(end.end_byte()), None | Some(b'\n'))
+}
+
+/// A heredoc's body read as bash reads it, from byte `from` (the start of
+/// its first line) to the line that is `delimiter` alone (after tabs, for
+/// `<<-`), and the text after that line; with no such line, the body runs
+/// to the end and nothing comes after it.
+fn bash_heredoc(
+    src: &[u8],
+    from: usize,
+    delimiter: &str,
+    strip_tabs: bool,
+) -> (String, Option<String>) {
+    let rest = src.get(from..).unwrap_or(&[]);
+    let mut offset = 0;
+    for line in rest.split_inclusive(|b| *b == b'\n') {
+        let content = line.strip_suffix(b"\n").unwrap_or(line);
+        let content = if strip_tabs {
+            let tabs = content.iter().take_while(|b| **b == b'\t').count();
+            &content[tabs..]
+        } else {
+            content
+        };
+        if content == delimiter.as_bytes() {
+            let body = String::from_utf8_lossy(&rest[..offset]).into_owned();
+            let after = String::from_utf8_lossy(&rest[offset + line.len()..]).into_owned();
+            return (body, Some(after));
+        }
+        offset += line.len();
+    }
+    (String::from_utf8_lossy(rest).into_owned(), None)
 }
 
 /// Whether a function body runs the function itself in the background or in
@@ -1715,6 +1805,42 @@ mod tests {
         assert_eq!(c.redirects[0].target.value, "a.py");
         assert!(
             matches!(&c.stdin, Stdin::Heredoc { literal: true, body } if body.contains("print(1)"))
+        );
+    }
+
+    /// The sixth misparse: tree-sitter ends a heredoc at `  EOF`; bash
+    /// reads on to `EOF` alone. The walk keeps bash's body, flags the
+    /// line, and hands what follows bash's end line back to be judged.
+    #[test]
+    fn a_heredoc_ends_where_bash_ends_it() {
+        let s =
+            parse_with_tree_sitter("cat <<'EOF' > a.txt\nx\n  EOF\ncat <<'B'\nEOF\nrm -rf ~\nB\n");
+        assert!(
+            s.problems
+                .iter()
+                .any(|p| matches!(p, Problem::HeredocEnd(line) if line == "  EOF")),
+            "{:?}",
+            s.problems
+        );
+        assert!(
+            matches!(&s.commands[0].stdin, Stdin::Heredoc { body, .. } if body == "x\n  EOF\ncat <<'B'\n"),
+            "{:?}",
+            s.commands[0].stdin
+        );
+        assert_eq!(s.nested, vec!["rm -rf ~\nB\n".to_string()]);
+        // `<<-` strips tabs, not spaces; a body with no end line runs to
+        // the end of the text, and nothing comes after it.
+        let tabs = parse_with_tree_sitter("cat <<-EOF\n\tx\n\tEOF\nls\n");
+        assert!(tabs.problems.is_empty(), "{:?}", tabs.problems);
+        let open = parse_with_tree_sitter("cat <<EOF\nEOF = 1\n");
+        assert!(
+            open.problems
+                .iter()
+                .any(|p| matches!(p, Problem::HeredocEnd(_)))
+        );
+        assert!(open.nested.is_empty());
+        assert!(
+            matches!(&open.commands[0].stdin, Stdin::Heredoc { body, .. } if body == "EOF = 1\n")
         );
     }
 
