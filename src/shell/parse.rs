@@ -1273,9 +1273,7 @@ impl Walker<'_> {
                                     "a heredoc opened with `{delimiter}` ends with `{}`",
                                     limits::clip(end, 30)
                                 )));
-                            } else if !delimiter.is_empty()
-                                && !ends_heredoc(part, self.src, &delimiter, strip_tabs)
-                            {
+                            } else if !delimiter.is_empty() {
                                 // A sixth silent misparse of tree-sitter-bash:
                                 // its scanner ends a heredoc at a body line
                                 // that only starts like the delimiter
@@ -1284,18 +1282,28 @@ impl Walker<'_> {
                                 // that is the delimiter alone, so commands
                                 // after that line were hidden, as body of a
                                 // later heredoc tree-sitter opened in between.
-                                let from = body_from
-                                    .unwrap_or_else(|| line_start(self.src, part.start_byte()));
-                                let line = &self.src[line_start(self.src, part.start_byte())..];
-                                let line = line.split(|b| *b == b'\n').next().unwrap_or(&[]);
-                                self.script.problems.push(Problem::HeredocEnd(
-                                    limits::clip(&String::from_utf8_lossy(line), 60).to_string(),
-                                ));
-                                let (body, after) =
-                                    bash_heredoc(self.src, from, &delimiter, strip_tabs);
-                                body_text = body;
-                                if let Some(after) = after.filter(|a| !a.trim().is_empty()) {
-                                    self.script.nested.push(after);
+                                // The end must be the line where bash ends
+                                // the body, and that line alone.
+                                let end_line = line_start(self.src, part.start_byte());
+                                let from = body_from.unwrap_or(end_line);
+                                let bash = bash_heredoc(self.src, from, &delimiter, strip_tabs);
+                                if bash.end_line != Some(end_line)
+                                    || !ends_heredoc(part, self.src, &delimiter, strip_tabs)
+                                {
+                                    let line = self.src[end_line..]
+                                        .split(|b| *b == b'\n')
+                                        .next()
+                                        .unwrap_or(&[]);
+                                    self.script.problems.push(Problem::HeredocEnd(
+                                        limits::clip(&String::from_utf8_lossy(line), 60)
+                                            .to_string(),
+                                    ));
+                                    body_text = bash.body;
+                                    if let Some(after) =
+                                        bash.after.filter(|a| !a.trim().is_empty())
+                                    {
+                                        self.script.nested.push(after);
+                                    }
                                 }
                             }
                         }
@@ -1622,16 +1630,21 @@ fn ends_heredoc(end: Node, src: &[u8], delimiter: &str, strip_tabs: bool) -> boo
     line == delimiter.as_bytes() && matches!(src.get(end.end_byte()), None | Some(b'\n'))
 }
 
+/// A heredoc's body as bash reads it (see [`bash_heredoc`]).
+struct BashHeredoc {
+    /// The body.
+    body: String,
+    /// Where the end line starts; `None` when no line ends the body.
+    end_line: Option<usize>,
+    /// The text after the end line.
+    after: Option<String>,
+}
+
 /// A heredoc's body read as bash reads it, from byte `from` (the start of
 /// its first line) to the line that is `delimiter` alone (after tabs, for
 /// `<<-`), and the text after that line; with no such line, the body runs
 /// to the end and nothing comes after it.
-fn bash_heredoc(
-    src: &[u8],
-    from: usize,
-    delimiter: &str,
-    strip_tabs: bool,
-) -> (String, Option<String>) {
+fn bash_heredoc(src: &[u8], from: usize, delimiter: &str, strip_tabs: bool) -> BashHeredoc {
     let rest = src.get(from..).unwrap_or(&[]);
     let mut offset = 0;
     for line in rest.split_inclusive(|b| *b == b'\n') {
@@ -1643,13 +1656,19 @@ fn bash_heredoc(
             content
         };
         if content == delimiter.as_bytes() {
-            let body = String::from_utf8_lossy(&rest[..offset]).into_owned();
-            let after = String::from_utf8_lossy(&rest[offset + line.len()..]).into_owned();
-            return (body, Some(after));
+            return BashHeredoc {
+                body: String::from_utf8_lossy(&rest[..offset]).into_owned(),
+                end_line: Some(from + offset),
+                after: Some(String::from_utf8_lossy(&rest[offset + line.len()..]).into_owned()),
+            };
         }
         offset += line.len();
     }
-    (String::from_utf8_lossy(rest).into_owned(), None)
+    BashHeredoc {
+        body: String::from_utf8_lossy(rest).into_owned(),
+        end_line: None,
+        after: None,
+    }
 }
 
 /// Whether a function body runs the function itself in the background or in
