@@ -349,8 +349,17 @@ impl<'a> Run<'a> {
         }
         self.functions.extend(script.functions.iter().cloned());
         for nested in &script.nested {
-            self.note(depth, || format!("parsed again on its own: {nested}"));
+            self.note(depth, || format!("substitution inside ${{…}}: {nested}"));
             self.script(nested, depth + 1, cwd.clone());
+        }
+        for after in &script.after_heredoc {
+            self.note(depth, || {
+                format!(
+                    "after the heredoc's real end line: {}",
+                    limits::clip(after, 120)
+                )
+            });
+            self.script(after, depth + 1, cwd.clone());
         }
         // Where each subshell stands after its `cd`s: a command sees the
         // folder of its innermost subshell that has moved, else the script's.

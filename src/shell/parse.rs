@@ -75,7 +75,7 @@ pub enum Problem {
     /// tree-sitter ended a heredoc at a body line that only starts like
     /// its delimiter (`    EOF = 1`), where bash reads on to the line that
     /// is the delimiter alone. The walk keeps bash's body and judges the
-    /// lines after bash's end line again (in `nested`).
+    /// lines after bash's end line again (in `after_heredoc`).
     HeredocEnd(String),
     /// Source text outside every leaf: a token tree-sitter dropped.
     DroppedText(String),
@@ -101,11 +101,12 @@ pub struct Script {
     pub functions: Vec<String>,
     /// Function bodies that call themselves in the background (`:(){ :|:& };:`).
     pub fork_bomb: bool,
-    /// Text to be parsed again as scripts of their own: command
-    /// substitutions tree-sitter left as plain text (a backtick inside
-    /// `${x:-`…`}`), and the lines bash runs after a heredoc whose end
-    /// tree-sitter misplaced ([`Problem::HeredocEnd`]).
+    /// Command substitutions tree-sitter left as plain text (a backtick
+    /// inside `${x:-`…`}`): to be parsed again as scripts of their own.
     pub nested: Vec<String>,
+    /// The lines bash runs after a heredoc whose end tree-sitter misplaced
+    /// ([`Problem::HeredocEnd`]): to be parsed again as a script of its own.
+    pub after_heredoc: Vec<String>,
 }
 
 /// The kind name of a bash node (see [`Grammar::kind`]).
@@ -1299,10 +1300,9 @@ impl Walker<'_> {
                                             .to_string(),
                                     ));
                                     body_text = bash.body;
-                                    if let Some(after) =
-                                        bash.after.filter(|a| !a.trim().is_empty())
+                                    if let Some(after) = bash.after.filter(|a| !a.trim().is_empty())
                                     {
-                                        self.script.nested.push(after);
+                                        self.script.after_heredoc.push(after);
                                     }
                                 }
                             }
@@ -1846,7 +1846,7 @@ mod tests {
             "{:?}",
             s.commands[0].stdin
         );
-        assert_eq!(s.nested, vec!["rm -rf ~\nB\n".to_string()]);
+        assert_eq!(s.after_heredoc, vec!["rm -rf ~\nB\n".to_string()]);
         // `<<-` strips tabs, not spaces; a body with no end line runs to
         // the end of the text, and nothing comes after it.
         let tabs = parse_with_tree_sitter("cat <<-EOF\n\tx\n\tEOF\nls\n");
@@ -1857,7 +1857,7 @@ mod tests {
                 .iter()
                 .any(|p| matches!(p, Problem::HeredocEnd(_)))
         );
-        assert!(open.nested.is_empty());
+        assert!(open.after_heredoc.is_empty());
         assert!(
             matches!(&open.commands[0].stdin, Stdin::Heredoc { body, .. } if body == "EOF = 1\n")
         );

@@ -8,7 +8,10 @@
 //!
 //! Takes a line; returns the [`Script`] the tree-sitter walk
 //! ([`super::parse::parse_with_tree_sitter`]) returns for it, or `None`
-//! when the line is not plain. Anything outside the narrow grammar below is
+//! when the line is not plain. One difference is on purpose: where
+//! tree-sitter ends a heredoc at a body line that only starts like the
+//! delimiter ([`Problem::HeredocEnd`]), this reads the body as bash does
+//! (see [`same_reading`]). Anything outside the narrow grammar below is
 //! `None`, and the line goes to tree-sitter:
 //!
 //! - words of `A-Za-z0-9 _ . / : , @ + % = - * ?`, `'…'` and `"…"` with
@@ -27,11 +30,11 @@
 //!
 //! No `$`, backquote, backslash, `#`, `~`, `&` alone, brackets, braces,
 //! parentheses or non-ASCII byte outside quotes. The equality with
-//! tree-sitter's reading is checked over every corpus line, over generated
-//! lines and heredocs (tests/plain_parse.rs), and by the `shell` fuzz
-//! target on every input.
+//! tree-sitter's reading ([`same_reading`]) is checked over every corpus
+//! line, over generated lines and heredocs (tests/plain_parse.rs), and by
+//! the `shell` fuzz target on every input.
 
-use super::parse::{Redirect, Script, SimpleCommand, Stdin};
+use super::parse::{Problem, Redirect, Script, SimpleCommand, Stdin};
 use super::word::Word;
 use std::ops::Range;
 
@@ -136,6 +139,47 @@ pub fn parse(source: &str) -> Option<Script> {
         builder.and_or(list);
     }
     Some(builder.script)
+}
+
+/// Whether `fast`, this path's reading of a line, is `walked`, the
+/// tree-sitter walk's reading of the same line: equal, except where
+/// tree-sitter ended a heredoc at a body line that only starts like its
+/// delimiter ([`Problem::HeredocEnd`]). There the walk puts bash's body
+/// back and hands the lines after bash's end line back to be parsed again
+/// (`after_heredoc`); this path reads both as bash does. So the heredoc command
+/// must read alike (words, redirections, body), the commands after it
+/// must be those tree-sitter finds in the text after bash's end line, and
+/// this path must find nothing wrong.
+pub fn same_reading(fast: &Script, walked: &Script) -> bool {
+    if !walked
+        .problems
+        .iter()
+        .any(|p| matches!(p, Problem::HeredocEnd(_)))
+    {
+        return fast == walked;
+    }
+    let (Some(heredoc), Some(walked_heredoc)) = (fast.commands.first(), walked.commands.first())
+    else {
+        return false;
+    };
+    let after: Vec<Script> = walked
+        .after_heredoc
+        .iter()
+        .map(|text| super::parse::parse_with_tree_sitter(text))
+        .collect();
+    let words_after: Vec<&Vec<super::Word>> = after
+        .iter()
+        .flat_map(|script| script.commands.iter().map(|c| &c.words))
+        .collect();
+    fast.problems.is_empty()
+        && after.iter().all(|script| script.problems.is_empty())
+        && heredoc.words == walked_heredoc.words
+        && heredoc.redirects == walked_heredoc.redirects
+        && heredoc.stdin == walked_heredoc.stdin
+        && fast.commands[1..]
+            .iter()
+            .map(|c| &c.words)
+            .eq(words_after.iter().copied())
 }
 
 /// Builds the script the walk builds from the same commands.
@@ -464,7 +508,7 @@ impl Reader<'_> {
         }
         let (body_len, after) = end_line?;
         let body = &text[..body_len];
-        if body.len() > MAX_HEREDOC_BYTES || !plain_body(body, &delimiter) {
+        if body.len() > MAX_HEREDOC_BYTES || !plain_body(body) {
             return None;
         }
         self.at = body_start + after;
@@ -646,29 +690,19 @@ impl Reader<'_> {
     }
 }
 
-/// A heredoc body tree-sitter reads as bash does: not empty, ending with a
-/// newline, no line that starts like the end line (bash wants the exact
-/// line; tree-sitter's scanner is looser), no carriage return or other
-/// control character but tab, and a first non-blank character that is not
-/// `\` (tree-sitter reads that line as a continuation of the redirection:
-/// the third misparse the walk guards).
-fn plain_body(body: &str, delimiter: &str) -> bool {
-    let starts_a_line = |at: usize| {
-        body[..at]
-            .trim_end_matches([' ', '\t'])
-            .chars()
-            .next_back()
-            .is_none_or(|c| c == '\n')
-    };
+/// A heredoc body this path reads: not empty, ending with a newline, no
+/// carriage return or other control character but tab, and a first
+/// non-blank character that is not `\` (tree-sitter reads that line as a
+/// continuation of the redirection: the third misparse the walk guards).
+/// Lines that only start like the end line are body, as bash reads them
+/// (tree-sitter's scanner ends the body there; see [`same_reading`]).
+fn plain_body(body: &str) -> bool {
     !body.is_empty()
         && body.ends_with('\n')
         && !body.trim_start().starts_with('\\')
         && body
             .bytes()
             .all(|b| b == b'\t' || b == b'\n' || !b.is_ascii_control())
-        && !body
-            .match_indices(delimiter)
-            .any(|(at, _)| starts_a_line(at))
 }
 
 /// Bytes of an unquoted word part.
