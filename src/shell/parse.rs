@@ -1300,8 +1300,12 @@ impl Walker<'_> {
                                             .to_string(),
                                     ));
                                     body_text = bash.body;
-                                    if let Some(after) = bash.after.filter(|a| !a.trim().is_empty())
-                                    {
+                                    // A heredoc tree-sitter opened in the lines
+                                    // it misread can end at the same line.
+                                    if let Some(after) = bash.after.filter(|a| {
+                                        !a.trim().is_empty()
+                                            && !self.script.after_heredoc.contains(a)
+                                    }) {
                                         self.script.after_heredoc.push(after);
                                     }
                                 }

@@ -162,10 +162,13 @@ pub fn same_reading(fast: &Script, walked: &Script) -> bool {
     else {
         return false;
     };
+    // The first is the first command's: later ones come from heredocs
+    // tree-sitter opened in the lines it misread.
     let after: Vec<Script> = walked
         .after_heredoc
-        .iter()
+        .first()
         .map(|text| super::parse::parse_with_tree_sitter(text))
+        .into_iter()
         .collect();
     let words_after: Vec<&Vec<super::Word>> = after
         .iter()
