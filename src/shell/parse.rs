@@ -1346,7 +1346,17 @@ impl Walker<'_> {
         let children: Vec<Node> = node.children(&mut cursor).collect();
         let mut merged_line = false;
         let mut previous_end: Option<usize> = None;
+        // A `==` or `=~` token glued to the word after it (`=='x'`): the
+        // start of that word.
+        let mut glued: Option<Node> = None;
         for child in children {
+            if let Some(operator) = glued
+                && !(child.is_named() && child.start_byte() == operator.end_byte())
+            {
+                // Nothing follows it after all: a word of its own.
+                words.push(Word::literal(text(operator, self.src)));
+                glued = None;
+            }
             if let Some(end) = previous_end {
                 // Guard for tree-sitter-bash#347: an unescaped newline
                 // between two words of one command.
@@ -1403,7 +1413,12 @@ impl Walker<'_> {
                         return;
                     }
                     self.walk_words_for_substitutions(child, depth + 1);
-                    let decoded = word::decode(child, self.src, &self.vars);
+                    let mut decoded = word::decode(child, self.src, &self.vars);
+                    if let Some(operator) = glued.take() {
+                        let prefix = text(operator, self.src);
+                        decoded.value.insert_str(0, prefix);
+                        decoded.source.insert_str(0, prefix);
+                    }
                     // An unquoted `$x` whose value is known is split into
                     // words as bash does (`x="rm -rf"; $x /`).
                     let unquoted_expansion =
@@ -1429,8 +1444,15 @@ impl Walker<'_> {
                         words.push(decoded);
                     }
                 }
+                // tree-sitter reads a `==` or `=~` argument as the test
+                // operator token (`echo a == b`, and `=='x'` as two
+                // pieces); to bash it is a word, or the start of one.
+                "==" | "=~" => glued = Some(child),
                 _ => {}
             }
+        }
+        if let Some(operator) = glued {
+            words.push(Word::literal(text(operator, self.src)));
         }
         words.extend(after_redirects);
         if words.first().is_some_and(|w| w.value == "let") {
@@ -1865,6 +1887,22 @@ mod tests {
         assert!(
             matches!(&open.commands[0].stdin, Stdin::Heredoc { body, .. } if body == "EOF = 1\n")
         );
+    }
+
+    /// tree-sitter reads a `==` or `=~` argument as an operator token;
+    /// to bash it is a word, or the start of one (`=='x'` is `==x`).
+    #[test]
+    fn test_operators_in_arguments_are_words() {
+        let words = |line: &str| -> Vec<String> {
+            parse_with_tree_sitter(line).commands[0]
+                .words
+                .iter()
+                .map(|w| w.value.clone())
+                .collect()
+        };
+        assert_eq!(words("echo a == b"), ["echo", "a", "==", "b"]);
+        assert_eq!(words("echo a =~ b"), ["echo", "a", "=~", "b"]);
+        assert_eq!(words("a =='x' == =="), ["a", "==x", "==", "=="]);
     }
 
     #[test]

@@ -18,6 +18,7 @@
 //!   printable ASCII, tabs and newlines inside (no `$`, `` ` ``, `\` or `!`
 //!   in double quotes); the first word of a command is letters, digits,
 //!   `_ . / -`, and not a reserved or declaration word, even as a prefix;
+//!   no word starts with `==` or `=~` (tree-sitter's test operators);
 //! - `|`, `&&`, `||`, `;` and newlines between commands (no newline after a
 //!   pipeline of three or more stages);
 //! - after a command's words only: `>`, `>>`, `&>`, `<` with a word, and
@@ -674,6 +675,11 @@ impl Reader<'_> {
         word.source = std::str::from_utf8(&self.src[start..self.at])
             .ok()?
             .to_string();
+        // tree-sitter reads a word starting `==` or `=~` as the test
+        // operator and what follows (`echo a ==` is an error to it).
+        if word.source.starts_with("==") || word.source.starts_with("=~") {
+            return None;
+        }
         Some(word)
     }
 
