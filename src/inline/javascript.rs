@@ -46,7 +46,7 @@ pub fn analyse(code: &str, depth: usize) -> Analysis {
     let root = tree.root_node();
     let mut lane = Lane {
         src: code.as_bytes(),
-        fields: Fields::new(Grammar::JavaScript.language(), FIELDS),
+        fields: &LANE_FIELDS,
         env: HashMap::new(),
         findings: Findings::new(Language::JavaScript, depth),
     };
@@ -78,9 +78,13 @@ const FIELDS: &[&str] = &[
     "parameter",
 ];
 
+/// [`FIELDS`] as field ids, looked up once.
+static LANE_FIELDS: std::sync::LazyLock<Fields> =
+    std::sync::LazyLock::new(|| Fields::new(Grammar::JavaScript.language(), FIELDS));
+
 struct Lane<'s> {
     src: &'s [u8],
-    fields: Fields,
+    fields: &'static Fields,
     env: HashMap<String, Value>,
     findings: Findings,
 }

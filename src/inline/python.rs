@@ -43,8 +43,9 @@ pub fn analyse(code: &str, depth: usize) -> Analysis {
     };
     let root = tree.root_node();
     let mut lane = Lane {
-        src: code.as_bytes(),
-        fields: Fields::new(Grammar::Python.language(), FIELDS),
+        src: code,
+        fields: &LANE_FIELDS,
+        cursors: Vec::new(),
         env: HashMap::new(),
         star: Vec::new(),
         findings: Findings::new(Language::Python, depth),
@@ -77,9 +78,16 @@ const FIELDS: &[&str] = &[
     "superclasses",
 ];
 
-struct Lane<'s> {
-    src: &'s [u8],
-    fields: Fields,
+/// [`FIELDS`] as field ids, looked up once.
+static LANE_FIELDS: std::sync::LazyLock<Fields> =
+    std::sync::LazyLock::new(|| Fields::new(Grammar::Python.language(), FIELDS));
+
+struct Lane<'s, 't> {
+    src: &'s str,
+    fields: &'static Fields,
+    /// Cursors to walk children with, kept for reuse (one per level the
+    /// walk is in at once).
+    cursors: Vec<tree_sitter::TreeCursor<'t>>,
     /// Names bound by imports and assignments.
     env: HashMap<String, Value>,
     /// Modules imported with `from m import *`.
@@ -87,20 +95,20 @@ struct Lane<'s> {
     findings: Findings,
 }
 
-fn text<'s>(node: Node, src: &'s [u8]) -> &'s str {
-    std::str::from_utf8(src.get(node.byte_range()).unwrap_or(&[])).unwrap_or("")
+fn text<'s>(node: Node, src: &'s str) -> &'s str {
+    src.get(node.byte_range()).unwrap_or("")
 }
 
 fn line(node: Node) -> usize {
     node.start_position().row + 1
 }
 
-impl<'s> Lane<'s> {
-    fn text(&self, node: Node) -> &'s str {
+impl<'s, 't> Lane<'s, 't> {
+    fn text(&self, node: Node<'t>) -> &'s str {
         text(node, self.src)
     }
 
-    fn visit(&mut self, node: Node, depth: usize) {
+    fn visit(&mut self, node: Node<'t>, depth: usize) {
         if depth > MAX_DEPTH {
             self.findings
                 .analysis
@@ -192,31 +200,37 @@ impl<'s> Lane<'s> {
         }
     }
 
-    fn visit_named_except(&mut self, node: Node, field: &str, depth: usize) {
+    fn visit_named_except(&mut self, node: Node<'t>, field: &str, depth: usize) {
         let skip = if field.is_empty() {
             None
         } else {
             self.fields.child(node, field)
         };
-        let mut cursor = node.walk();
-        if !cursor.goto_first_child() {
-            return;
-        }
-        loop {
-            let child = cursor.node();
-            if child.is_named() && Some(child) != skip {
-                self.visit(child, depth + 1);
+        let mut cursor = match self.cursors.pop() {
+            Some(mut cursor) => {
+                cursor.reset(node);
+                cursor
             }
-            if !cursor.goto_next_sibling() {
-                break;
+            None => node.walk(),
+        };
+        if cursor.goto_first_child() {
+            loop {
+                let child = cursor.node();
+                if child.is_named() && Some(child) != skip {
+                    self.visit(child, depth + 1);
+                }
+                if !cursor.goto_next_sibling() {
+                    break;
+                }
             }
         }
+        self.cursors.push(cursor);
     }
 
     /// Default values of parameters are expressions; the names are not.
-    fn visit_defaults(&mut self, params: Node, depth: usize) {
+    fn visit_defaults(&mut self, params: Node<'t>, depth: usize) {
         let mut cursor = params.walk();
-        let children: Vec<Node> = params.named_children(&mut cursor).collect();
+        let children: Vec<Node<'t>> = params.named_children(&mut cursor).collect();
         for param in children {
             if let Some(value) = self.fields.child(param, "value") {
                 self.visit(value, depth + 1);
@@ -230,7 +244,7 @@ impl<'s> Lane<'s> {
     }
 
     /// Binds the names of an assignment target.
-    fn bind(&mut self, target: Node, value: Value, depth: usize) {
+    fn bind(&mut self, target: Node<'t>, value: Value, depth: usize) {
         match kind(target) {
             "identifier" => {
                 self.env.insert(self.text(target).to_string(), value);
@@ -242,7 +256,7 @@ impl<'s> Lane<'s> {
                     _ => Vec::new(),
                 };
                 let mut cursor = target.walk();
-                let children: Vec<Node> = target.named_children(&mut cursor).collect();
+                let children: Vec<Node<'t>> = target.named_children(&mut cursor).collect();
                 for (i, child) in children.into_iter().enumerate() {
                     self.bind(child, items.get(i).cloned().unwrap_or_default(), depth);
                 }
@@ -261,9 +275,9 @@ impl<'s> Lane<'s> {
         }
     }
 
-    fn import(&mut self, node: Node) {
+    fn import(&mut self, node: Node<'t>) {
         let mut cursor = node.walk();
-        let children: Vec<Node> = node.children_by_field_name("name", &mut cursor).collect();
+        let children: Vec<Node<'t>> = node.children_by_field_name("name", &mut cursor).collect();
         for child in children {
             match kind(child) {
                 "dotted_name" => {
@@ -285,14 +299,14 @@ impl<'s> Lane<'s> {
         }
     }
 
-    fn import_from(&mut self, node: Node) {
+    fn import_from(&mut self, node: Node<'t>) {
         let module = self
             .fields
             .child(node, "module_name")
             .filter(|m| kind(m) == "dotted_name")
             .map(|m| self.text(m).to_string());
         let mut cursor = node.walk();
-        let children: Vec<Node> = node.named_children(&mut cursor).collect();
+        let children: Vec<Node<'t>> = node.named_children(&mut cursor).collect();
         for child in children {
             if kind(child) == "wildcard_import" {
                 if let Some(module) = &module {
@@ -324,7 +338,7 @@ impl<'s> Lane<'s> {
 
     /// A name or attribute used as a value, not called: a function with an
     /// effect passed along (`map(os.remove, files)`) has that effect.
-    fn reference(&mut self, node: Node, depth: usize) {
+    fn reference(&mut self, node: Node<'t>, depth: usize) {
         if kind(node) == "attribute"
             && let Some(attr) = self.fields.child(node, "attribute")
             && INTROSPECTION.contains(&self.text(attr))
@@ -349,7 +363,7 @@ impl<'s> Lane<'s> {
         }
     }
 
-    fn call(&mut self, node: Node, depth: usize) {
+    fn call(&mut self, node: Node<'t>, depth: usize) {
         let function = self.fields.child(node, "function");
         let arguments = self.fields.child(node, "arguments");
         // Calls inside the callee (`subprocess.run(…).stdout`) and the
@@ -400,7 +414,7 @@ impl<'s> Lane<'s> {
         self.findings.call(&callee, &args, &t, line(node), analyse);
     }
 
-    fn callee(&mut self, function: Option<Node>) -> Callee {
+    fn callee(&mut self, function: Option<Node<'t>>) -> Callee {
         let Some(function) = function else {
             return Callee::default();
         };
@@ -429,7 +443,7 @@ impl<'s> Lane<'s> {
         }
     }
 
-    fn args(&mut self, arguments: Option<Node>) -> Args {
+    fn args(&mut self, arguments: Option<Node<'t>>) -> Args {
         let mut args = Args::default();
         let Some(arguments) = arguments else {
             return args;
@@ -440,7 +454,7 @@ impl<'s> Lane<'s> {
             return args;
         }
         let mut cursor = arguments.walk();
-        let children: Vec<Node> = arguments.named_children(&mut cursor).collect();
+        let children: Vec<Node<'t>> = arguments.named_children(&mut cursor).collect();
         for child in children {
             match kind(child) {
                 "keyword_argument" => {
@@ -464,7 +478,7 @@ impl<'s> Lane<'s> {
     }
 
     /// The value of an expression, without judging it.
-    fn eval(&self, node: Node, depth: usize) -> Value {
+    fn eval(&self, node: Node<'t>, depth: usize) -> Value {
         if depth > 64 {
             return Value::Unknown;
         }
@@ -608,7 +622,7 @@ impl<'s> Lane<'s> {
 
     /// The value a call returns, for the calls that build paths, lists and
     /// modules; unknown for the rest.
-    fn call_value(&self, node: Node, depth: usize) -> Value {
+    fn call_value(&self, node: Node<'t>, depth: usize) -> Value {
         let function = self.fields.child(node, "function");
         let mut args = Vec::new();
         if let Some(a) = self.fields.child(node, "arguments") {
@@ -718,7 +732,7 @@ impl<'s> Lane<'s> {
     }
 
     /// A string literal's value; unknown with an f-string expression in it.
-    fn string(&self, node: Node) -> Value {
+    fn string(&self, node: Node<'t>) -> Value {
         let raw = self.text(node);
         let prefix: String = raw
             .chars()

@@ -294,6 +294,10 @@ struct Walker<'s> {
     /// (`git > /dev/null reset --hard`): for bash they are arguments of
     /// the command, and they go back to it.
     stray_words: Vec<Word>,
+    /// Heredoc bodies as bash reads them where tree-sitter misplaced the
+    /// end ([`Problem::HeredocEnd`]): a `<<` tree-sitter finds in one is
+    /// body text to bash, not a heredoc of its own.
+    bash_bodies: Vec<std::ops::Range<usize>>,
 }
 
 fn walk_tree(tree: &Tree, source: &str) -> Script {
@@ -303,6 +307,7 @@ fn walk_tree(tree: &Tree, source: &str) -> Script {
         script: Script::default(),
         vars: Vars::new(),
         stray_words: Vec::new(),
+        bash_bodies: Vec::new(),
         scope_stack: Vec::new(),
         next_scope: 1,
         conditional: 0,
@@ -1203,6 +1208,11 @@ impl Walker<'_> {
                     *stdin = Stdin::HereString(word::decode(value, self.src, &self.vars));
                 }
             }
+            "heredoc_redirect"
+                if self
+                    .bash_bodies
+                    .iter()
+                    .any(|body| body.contains(&child.start_byte())) => {}
             "heredoc_redirect" => {
                 let mut delimiter = String::new();
                 let mut quoted = false;
@@ -1299,6 +1309,8 @@ impl Walker<'_> {
                                         limits::clip(&String::from_utf8_lossy(line), 60)
                                             .to_string(),
                                     ));
+                                    self.bash_bodies
+                                        .push(from..bash.end_line.unwrap_or(self.src.len()));
                                     body_text = bash.body;
                                     // A heredoc tree-sitter opened in the lines
                                     // it misread can end at the same line.
