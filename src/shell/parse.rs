@@ -474,9 +474,19 @@ fn guard_dropped_text(root: Node, src: &[u8], problems: &mut Vec<Problem>) {
 }
 
 impl Walker<'_> {
+    /// Whether `node` starts inside a heredoc body as bash reads it, after
+    /// tree-sitter misplaced the body's end: text to bash, whatever
+    /// tree-sitter made of it.
+    fn in_bash_body(&self, node: Node) -> bool {
+        self.bash_bodies
+            .iter()
+            .any(|body| body.contains(&node.start_byte()))
+    }
+
     fn walk(&mut self, node: Node, depth: usize, stdin: &Stdin) {
-        // Past the command limit the verdict is decided: stop walking.
-        if self.full {
+        // Past the command limit the verdict is decided (and a heredoc
+        // body is text): stop walking.
+        if self.full || self.in_bash_body(node) {
             return;
         }
         if depth > limits::MAX_TREE_DEPTH {
@@ -1127,6 +1137,9 @@ impl Walker<'_> {
         stdin: &mut Stdin,
         trailing: &mut Vec<Node<'t>>,
     ) {
+        if self.in_bash_body(child) {
+            return;
+        }
         match kind(child) {
             "file_redirect" => {
                 let mut op = child
@@ -1208,11 +1221,6 @@ impl Walker<'_> {
                     *stdin = Stdin::HereString(word::decode(value, self.src, &self.vars));
                 }
             }
-            "heredoc_redirect"
-                if self
-                    .bash_bodies
-                    .iter()
-                    .any(|body| body.contains(&child.start_byte())) => {}
             "heredoc_redirect" => {
                 let mut delimiter = String::new();
                 let mut quoted = false;
@@ -1309,8 +1317,7 @@ impl Walker<'_> {
                                         limits::clip(&String::from_utf8_lossy(line), 60)
                                             .to_string(),
                                     ));
-                                    self.bash_bodies
-                                        .push(from..bash.end_line.unwrap_or(self.src.len()));
+                                    self.bash_bodies.push(from..bash.past_end);
                                     body_text = bash.body;
                                     // A heredoc tree-sitter opened in the lines
                                     // it misread can end at the same line.
@@ -1362,6 +1369,9 @@ impl Walker<'_> {
         // start of that word.
         let mut glued: Option<Node> = None;
         for child in children {
+            if self.in_bash_body(child) {
+                continue;
+            }
             if let Some(operator) = glued
                 && !(child.is_named() && child.start_byte() == operator.end_byte())
             {
@@ -1674,6 +1684,8 @@ struct BashHeredoc {
     body: String,
     /// Where the end line starts; `None` when no line ends the body.
     end_line: Option<usize>,
+    /// Where the body and its end line end.
+    past_end: usize,
     /// The text after the end line.
     after: Option<String>,
 }
@@ -1697,6 +1709,7 @@ fn bash_heredoc(src: &[u8], from: usize, delimiter: &str, strip_tabs: bool) -> B
             return BashHeredoc {
                 body: String::from_utf8_lossy(&rest[..offset]).into_owned(),
                 end_line: Some(from + offset),
+                past_end: from + offset + line.len(),
                 after: Some(String::from_utf8_lossy(&rest[offset + line.len()..]).into_owned()),
             };
         }
@@ -1705,6 +1718,7 @@ fn bash_heredoc(src: &[u8], from: usize, delimiter: &str, strip_tabs: bool) -> B
     BashHeredoc {
         body: String::from_utf8_lossy(rest).into_owned(),
         end_line: None,
+        past_end: src.len(),
         after: None,
     }
 }
@@ -1885,6 +1899,18 @@ mod tests {
             s.commands[0].stdin
         );
         assert_eq!(s.after_heredoc, vec!["rm -rf ~\nB\n".to_string()]);
+        // What tree-sitter made of bash's body is not walked: the `cat
+        // <<'B'` it found there is text.
+        let texts: Vec<&str> = s.commands.iter().map(|c| c.text.as_str()).collect();
+        assert_eq!(texts.len(), 1, "{texts:?}");
+        // Nor is a redirection it hung on the command from there.
+        let hung = parse_with_tree_sitter("cat <<'EOF' > n\n  EOF > other.txt\nEOF\n");
+        let targets: Vec<&str> = hung.commands[0]
+            .redirects
+            .iter()
+            .map(|r| r.target.value.as_str())
+            .collect();
+        assert_eq!(targets, ["n"]);
         // `<<-` strips tabs, not spaces; a body with no end line runs to
         // the end of the text, and nothing comes after it.
         let tabs = parse_with_tree_sitter("cat <<-EOF\n\tx\n\tEOF\nls\n");
