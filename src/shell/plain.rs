@@ -501,16 +501,15 @@ impl Reader<'_> {
         }
         let body_start = self.at + 1;
         let text = std::str::from_utf8(self.src.get(body_start..)?).ok()?;
-        let mut offset = 0;
-        let mut end_line = None;
-        for line in text.split_inclusive('\n') {
-            if line.strip_suffix('\n').unwrap_or(line) == delimiter.as_str() {
-                end_line = Some((offset, offset + line.len()));
-                break;
-            }
-            offset += line.len();
-        }
-        let (body_len, after) = end_line?;
+        // The first line that is the delimiter alone.
+        let (body_len, after) = text
+            .match_indices(delimiter.as_str())
+            .map(|(at, _)| (at, at + delimiter.len()))
+            .find(|&(at, end)| {
+                (at == 0 || text.as_bytes()[at - 1] == b'\n')
+                    && matches!(text.as_bytes().get(end), None | Some(b'\n'))
+            })
+            .map(|(at, end)| (at, (end + 1).min(text.len())))?;
         let body = &text[..body_len];
         if body.len() > MAX_HEREDOC_BYTES || !plain_body(body) {
             return None;
@@ -706,12 +705,16 @@ impl Reader<'_> {
 /// Lines that only start like the end line are body, as bash reads them
 /// (tree-sitter's scanner ends the body there; see [`same_reading`]).
 fn plain_body(body: &str) -> bool {
+    // Counted over every byte, without stopping early, so the loop runs
+    // wide: bodies are most of the bytes this path reads.
+    let controls = body
+        .bytes()
+        .map(|b| usize::from(b.is_ascii_control() && b != b'\t' && b != b'\n'))
+        .sum::<usize>();
     !body.is_empty()
         && body.ends_with('\n')
         && !body.trim_start().starts_with('\\')
-        && body
-            .bytes()
-            .all(|b| b == b'\t' || b == b'\n' || !b.is_ascii_control())
+        && controls == 0
 }
 
 /// Bytes of an unquoted word part.
