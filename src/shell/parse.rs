@@ -1305,9 +1305,11 @@ impl Walker<'_> {
                                 // the body, and that line alone.
                                 let end_line = line_start(self.src, part.start_byte());
                                 let from = body_from.unwrap_or(end_line);
-                                let bash = bash_heredoc(self.src, from, &delimiter, strip_tabs);
+                                let limit = text_end(child, self.src.len());
+                                let bash =
+                                    bash_heredoc(self.src, from, limit, &delimiter, strip_tabs);
                                 if bash.end_line != Some(end_line)
-                                    || !ends_heredoc(part, self.src, &delimiter, strip_tabs)
+                                    || !ends_heredoc(part, self.src, limit, &delimiter, strip_tabs)
                                 {
                                     let line = self.src[end_line..]
                                         .split(|b| *b == b'\n')
@@ -1666,7 +1668,7 @@ fn line_start(src: &[u8], at: usize) -> usize {
 
 /// Whether tree-sitter's end node of a heredoc is where bash ends it: a
 /// line that is the delimiter alone (after tabs, for `<<-`).
-fn ends_heredoc(end: Node, src: &[u8], delimiter: &str, strip_tabs: bool) -> bool {
+fn ends_heredoc(end: Node, src: &[u8], limit: usize, delimiter: &str, strip_tabs: bool) -> bool {
     let from = line_start(src, end.start_byte());
     let line = src.get(from..end.end_byte()).unwrap_or(&[]);
     let line = if strip_tabs {
@@ -1675,7 +1677,26 @@ fn ends_heredoc(end: Node, src: &[u8], delimiter: &str, strip_tabs: bool) -> boo
     } else {
         line
     };
-    line == delimiter.as_bytes() && matches!(src.get(end.end_byte()), None | Some(b'\n'))
+    line == delimiter.as_bytes()
+        && (end.end_byte() == limit || matches!(src.get(end.end_byte()), None | Some(b'\n')))
+}
+
+/// Where the text that holds `node` ends for bash's heredoc rules: inside
+/// `$( )`, `` ` ` `` or `<( )`, bash reads the substitution's text first,
+/// so a heredoc there ends at its closing character at the latest
+/// (`$(cat <<EOF`, `hi`, `EOF)` is `hi`); elsewhere, the end of the line.
+fn text_end(node: Node, len: usize) -> usize {
+    let mut at = node.parent();
+    while let Some(parent) = at {
+        if matches!(
+            kind(parent),
+            "command_substitution" | "process_substitution"
+        ) {
+            return parent.end_byte().saturating_sub(1).min(len);
+        }
+        at = parent.parent();
+    }
+    len
 }
 
 /// A heredoc's body as bash reads it (see [`bash_heredoc`]).
@@ -1692,10 +1713,17 @@ struct BashHeredoc {
 
 /// A heredoc's body read as bash reads it, from byte `from` (the start of
 /// its first line) to the line that is `delimiter` alone (after tabs, for
-/// `<<-`), and the text after that line; with no such line, the body runs
-/// to the end and nothing comes after it.
-fn bash_heredoc(src: &[u8], from: usize, delimiter: &str, strip_tabs: bool) -> BashHeredoc {
-    let rest = src.get(from..).unwrap_or(&[]);
+/// `<<-`), and the text after that line up to byte `limit` (see
+/// [`text_end`]); with no such line, the body runs to `limit` and nothing
+/// comes after it.
+fn bash_heredoc(
+    src: &[u8],
+    from: usize,
+    limit: usize,
+    delimiter: &str,
+    strip_tabs: bool,
+) -> BashHeredoc {
+    let rest = src.get(from..limit.max(from)).unwrap_or(&[]);
     let mut offset = 0;
     for line in rest.split_inclusive(|b| *b == b'\n') {
         let content = line.strip_suffix(b"\n").unwrap_or(line);
@@ -1718,7 +1746,7 @@ fn bash_heredoc(src: &[u8], from: usize, delimiter: &str, strip_tabs: bool) -> B
     BashHeredoc {
         body: String::from_utf8_lossy(rest).into_owned(),
         end_line: None,
-        past_end: src.len(),
+        past_end: from + rest.len(),
         after: None,
     }
 }
@@ -1915,6 +1943,16 @@ mod tests {
         // the end of the text, and nothing comes after it.
         let tabs = parse_with_tree_sitter("cat <<-EOF\n\tx\n\tEOF\nls\n");
         assert!(tabs.problems.is_empty(), "{:?}", tabs.problems);
+        // Inside `$( )` and backticks the heredoc ends at the closing
+        // character at the latest, as bash reads it: no misplaced end.
+        for line in [
+            "x=$(cat <<EOF\nhi\nEOF)\nls\n",
+            "echo `cat <<EOF\nhi\nEOF`\nls\n",
+        ] {
+            let s = parse_with_tree_sitter(line);
+            assert!(s.problems.is_empty(), "{line:?}: {:?}", s.problems);
+            assert!(s.commands.iter().any(|c| c.text == "ls"), "{line:?}");
+        }
         let open = parse_with_tree_sitter("cat <<EOF\nEOF = 1\n");
         assert!(
             open.problems
