@@ -113,11 +113,20 @@ impl TargetKey {
         fn path(p: Option<&Path>) -> Option<&[u8]> {
             p.map(|p| p.as_os_str().as_bytes())
         }
+        // Every field, named: a field added to `Target` must be added here
+        // (or the key would mix up targets that differ only in it).
+        let crate::paths::Target {
+            path: target_path,
+            raw,
+            glob,
+            dynamic,
+            empty_var_hazard,
+        } = target;
         let mut bytes = Vec::with_capacity(
-            64 + target.raw.len()
+            64 + raw.len()
                 + [
-                    target.path.as_deref(),
-                    target.empty_var_hazard.as_deref(),
+                    target_path.as_deref(),
+                    empty_var_hazard.as_deref(),
                     cwd,
                     home,
                 ]
@@ -125,11 +134,11 @@ impl TargetKey {
                 .map(|p| p.map_or(0, |p| p.as_os_str().len()))
                 .sum::<usize>(),
         );
-        part(&mut bytes, path(target.path.as_deref()));
-        part(&mut bytes, Some(target.raw.as_bytes()));
-        bytes.push(u8::from(target.glob));
-        bytes.push(u8::from(target.dynamic));
-        part(&mut bytes, path(target.empty_var_hazard.as_deref()));
+        part(&mut bytes, path(target_path.as_deref()));
+        part(&mut bytes, Some(raw.as_bytes()));
+        bytes.push(u8::from(*glob));
+        bytes.push(u8::from(*dynamic));
+        part(&mut bytes, path(empty_var_hazard.as_deref()));
         part(&mut bytes, path(cwd));
         bytes.push(reach as u8);
         part(&mut bytes, path(home));
@@ -516,6 +525,48 @@ pub fn trust_hit(law: &Law, verdict: Verdict) -> Option<Hit> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A write target's memo key tells apart every field it depends on,
+    /// and parts that would run together end to end.
+    #[test]
+    fn target_keys_differ_where_the_findings_may() {
+        let target = |raw: &str| crate::paths::Target {
+            path: Some(PathBuf::from(format!("/p/{raw}"))),
+            raw: raw.to_string(),
+            glob: false,
+            dynamic: false,
+            empty_var_hazard: None,
+        };
+        let key = |t: &crate::paths::Target, cwd: &str, reach, home: Option<&str>| {
+            TargetKey::new(t, Some(Path::new(cwd)), reach, home.map(Path::new))
+        };
+        let base = key(&target("ab"), "/c", Reach::Path, Some("/h"));
+        assert_eq!(base, key(&target("ab"), "/c", Reach::Path, Some("/h")));
+        let mut globbed = target("ab");
+        globbed.glob = true;
+        let mut hazard = target("ab");
+        hazard.empty_var_hazard = Some(PathBuf::from("/"));
+        for other in [
+            key(&target("a"), "/c", Reach::Path, Some("/h")),
+            key(&globbed, "/c", Reach::Path, Some("/h")),
+            key(&hazard, "/c", Reach::Path, Some("/h")),
+            key(&target("ab"), "/d", Reach::Path, Some("/h")),
+            key(&target("ab"), "/c", Reach::Tree, Some("/h")),
+            key(&target("ab"), "/c", Reach::Path, None),
+        ] {
+            assert_ne!(base, other);
+        }
+        // Neighbouring parts do not run together: path `/p/a` with raw
+        // `b` is not path `/p/ab` with raw ``.
+        let mut short = target("b");
+        short.path = Some(PathBuf::from("/p/a"));
+        let mut long = target("");
+        long.path = Some(PathBuf::from("/p/ab"));
+        assert_ne!(
+            key(&short, "/c", Reach::Path, None),
+            key(&long, "/c", Reach::Path, None)
+        );
+    }
 
     fn spot(path: &str, reach: Reach) -> Spot {
         Spot::path(Path::new(path), path, reach, &mut FsCache::default())

@@ -1684,7 +1684,7 @@ fn ends_heredoc(end: Node, src: &[u8], limit: usize, delimiter: &str, strip_tabs
 /// Where the text that holds `node` ends for bash's heredoc rules: inside
 /// `$( )`, `` ` ` `` or `<( )`, bash reads the substitution's text first,
 /// so a heredoc there ends at its closing character at the latest
-/// (`$(cat <<EOF`, `hi`, `EOF)` is `hi`); elsewhere, the end of the line.
+/// (`$(cat <<EOF`, `hi`, `EOF)` is `hi`); elsewhere, the end of the text.
 fn text_end(node: Node, len: usize) -> usize {
     let mut at = node.parent();
     while let Some(parent) = at {
