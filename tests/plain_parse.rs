@@ -113,6 +113,8 @@ fn shared_corpora_read_alike() {
 fn edge_cases_read_alike_or_go_to_tree_sitter() {
     // Read by the fast path, and equal.
     for line in [
+        "a | b | c > o || d",
+        "a | b | c | d > o; e",
         "tr -s \" \" | cut -d\" \" -f2",
         "cd src && cargo test 2>&1 | tail -50",
         "a | b > f 2>&1 && c < g",
@@ -181,6 +183,10 @@ fn edge_cases_read_alike_or_go_to_tree_sitter() {
         "cat <<-'EOF' > x\n\tbody\n\tEOF",
         "cat - <<'EOF'\nbody\nEOF",
         "cat <<'EOF' > x\nbody",
+        // A first pipeline of four stages or more ending in a redirection
+        // before `&&`/`||`: tree-sitter nests its last stages.
+        "a | b | c | d > o || e",
+        "a | b | c | d 2>&1 && e | f",
     ] {
         let fast = plain::parse(line);
         assert!(fast.is_none(), "{line:?} is not plain: {fast:?}");

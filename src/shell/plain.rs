@@ -306,7 +306,10 @@ impl Builder<'_> {
 /// may only sit on the
 /// last command (hoisted over the list), or on the first stage of the last
 /// pipeline when its last stage has none (the misparse the walk undoes:
-/// `a && b 2>&1 | c`). tree-sitter nests anything else in other ways.
+/// `a && b 2>&1 | c`). The first pipeline, of four stages or more, may not
+/// end in one before `&&` or `||` (`a | b | c | d > o || e` is read with
+/// `{ b | c | d > o }` nested). tree-sitter nests anything else in other
+/// ways.
 fn shape_is_modelled(list: &AndOr) -> bool {
     let redirected = |c: &CommandToken| !c.redirects.is_empty();
     // `a | b 2>/dev/null | c` is read `{ a | b; } 2>/dev/null | c`.
@@ -317,6 +320,12 @@ fn shape_is_modelled(list: &AndOr) -> bool {
     let Some((last, before)) = list.split_last() else {
         return true;
     };
+    if before
+        .first()
+        .is_some_and(|first| first.len() >= 4 && first.last().is_some_and(redirected))
+    {
+        return false;
+    }
     if before
         .iter()
         .skip(1)
