@@ -1301,16 +1301,14 @@ impl Walker<'_> {
                                 // that is the delimiter alone, so commands
                                 // after that line were hidden, as body of a
                                 // later heredoc tree-sitter opened in between.
-                                // The end must be the line where bash ends
-                                // the body, and that line alone.
+                                // The end must be on the line where bash ends
+                                // the body (that line is the delimiter alone).
                                 let end_line = line_start(self.src, part.start_byte());
                                 let from = body_from.unwrap_or(end_line);
                                 let limit = text_end(child, self.src.len());
                                 let bash =
                                     bash_heredoc(self.src, from, limit, &delimiter, strip_tabs);
-                                if bash.end_line != Some(end_line)
-                                    || !ends_heredoc(part, self.src, limit, &delimiter, strip_tabs)
-                                {
+                                if bash.end_line != Some(end_line) {
                                     let line = self.src[end_line..]
                                         .split(|b| *b == b'\n')
                                         .next()
@@ -1666,21 +1664,6 @@ fn line_start(src: &[u8], at: usize) -> usize {
         .map_or(0, |newline| newline + 1)
 }
 
-/// Whether tree-sitter's end node of a heredoc is where bash ends it: a
-/// line that is the delimiter alone (after tabs, for `<<-`).
-fn ends_heredoc(end: Node, src: &[u8], limit: usize, delimiter: &str, strip_tabs: bool) -> bool {
-    let from = line_start(src, end.start_byte());
-    let line = src.get(from..end.end_byte()).unwrap_or(&[]);
-    let line = if strip_tabs {
-        let tabs = line.iter().take_while(|b| **b == b'\t').count();
-        &line[tabs..]
-    } else {
-        line
-    };
-    line == delimiter.as_bytes()
-        && (end.end_byte() == limit || matches!(src.get(end.end_byte()), None | Some(b'\n')))
-}
-
 /// Where the text that holds `node` ends for bash's heredoc rules: inside
 /// `$( )`, `` ` ` `` or `<( )`, bash reads the substitution's text first,
 /// so a heredoc there ends at its closing character at the latest
@@ -1724,31 +1707,42 @@ fn bash_heredoc(
     strip_tabs: bool,
 ) -> BashHeredoc {
     let rest = src.get(from..limit.max(from)).unwrap_or(&[]);
-    let mut offset = 0;
-    for line in rest.split_inclusive(|b| *b == b'\n') {
-        let content = line.strip_suffix(b"\n").unwrap_or(line);
-        let content = if strip_tabs {
-            let tabs = content.iter().take_while(|b| **b == b'\t').count();
-            &content[tabs..]
-        } else {
-            content
-        };
-        if content == delimiter.as_bytes() {
-            return BashHeredoc {
-                body: String::from_utf8_lossy(&rest[..offset]).into_owned(),
-                end_line: Some(from + offset),
-                past_end: from + offset + line.len(),
-                after: Some(String::from_utf8_lossy(&rest[offset + line.len()..]).into_owned()),
-            };
-        }
-        offset += line.len();
+    let text = String::from_utf8_lossy(rest);
+    match heredoc_end_line(&text, delimiter, strip_tabs) {
+        Some((start, past)) => BashHeredoc {
+            body: text[..start].to_string(),
+            end_line: Some(from + start),
+            past_end: from + past,
+            after: Some(text[past..].to_string()),
+        },
+        None => BashHeredoc {
+            body: text.into_owned(),
+            end_line: None,
+            past_end: from + rest.len(),
+            after: None,
+        },
     }
-    BashHeredoc {
-        body: String::from_utf8_lossy(rest).into_owned(),
-        end_line: None,
-        past_end: from + rest.len(),
-        after: None,
+}
+
+/// Bash's end of a heredoc body `text`: where the first line that is
+/// `delimiter` alone starts (after tabs, for `<<-`), and where it ends,
+/// past its newline. Shared by the walk and the fast path.
+pub(crate) fn heredoc_end_line(
+    text: &str,
+    delimiter: &str,
+    strip_tabs: bool,
+) -> Option<(usize, usize)> {
+    if delimiter.is_empty() {
+        return None;
     }
+    let bytes = text.as_bytes();
+    text.match_indices(delimiter).find_map(|(at, _)| {
+        let start = text[..at].rfind('\n').map_or(0, |newline| newline + 1);
+        let end = at + delimiter.len();
+        let alone = bytes[start..at].iter().all(|b| strip_tabs && *b == b'\t')
+            && matches!(bytes.get(end), None | Some(b'\n'));
+        alone.then(|| (start, (end + 1).min(text.len())))
+    })
 }
 
 /// Whether a function body runs the function itself in the background or in

@@ -510,15 +510,7 @@ impl Reader<'_> {
         }
         let body_start = self.at + 1;
         let text = std::str::from_utf8(self.src.get(body_start..)?).ok()?;
-        // The first line that is the delimiter alone.
-        let (body_len, after) = text
-            .match_indices(delimiter.as_str())
-            .map(|(at, _)| (at, at + delimiter.len()))
-            .find(|&(at, end)| {
-                (at == 0 || text.as_bytes()[at - 1] == b'\n')
-                    && matches!(text.as_bytes().get(end), None | Some(b'\n'))
-            })
-            .map(|(at, end)| (at, (end + 1).min(text.len())))?;
+        let (body_len, after) = super::parse::heredoc_end_line(text, &delimiter, false)?;
         let body = &text[..body_len];
         if body.len() > MAX_HEREDOC_BYTES || !plain_body(body) {
             return None;
