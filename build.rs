@@ -124,9 +124,17 @@ struct Spec {
     #[serde(default)]
     kv_writes: Vec<String>,
     #[serde(default)]
-    abbrev: bool,
-    #[serde(default)]
     no_clusters: bool,
+    /// The options that take no value; with `value_opts`, `sub_opts` and
+    /// the flags' spellings, the spec's closed option set.
+    #[serde(default)]
+    opts: Option<Vec<String>>,
+    #[serde(default)]
+    opt_prefixes: Vec<String>,
+    #[serde(default)]
+    unknown_is_operand: bool,
+    #[serde(default)]
+    reads_past_dashdash: bool,
     #[serde(default)]
     note: Option<String>,
 }
@@ -416,8 +424,23 @@ fn node_of(spec: &Spec, name: &str, context: &str) -> BuildResult<Node> {
     let context = format!("{context} › {name}");
     class_variant(&spec.class, &context)?;
     writes_variant(spec.writes.as_deref(), &context)?;
-    for opt in spec.value_opts.iter().chain(&spec.sub_opts) {
+    for opt in spec
+        .value_opts
+        .iter()
+        .chain(&spec.sub_opts)
+        .chain(spec.opts.iter().flatten())
+        .chain(&spec.opt_prefixes)
+    {
         check_flag_spelling(opt, &context)?;
+    }
+    let mut seen_opts = BTreeSet::new();
+    for opt in spec.opts.iter().flatten() {
+        if spec.value_opts.contains(opt) || spec.sub_opts.contains(opt) {
+            return Err(format!("{context}: `{opt}` is in opts and takes a value"));
+        }
+        if !seen_opts.insert(opt) {
+            return Err(format!("{context}: `{opt}` is listed twice in opts"));
+        }
     }
     for flag in &spec.flags {
         if flag.flag.is_empty() {
@@ -456,6 +479,32 @@ fn node_of(spec: &Spec, name: &str, context: &str) -> BuildResult<Node> {
         spec: spec.clone(),
         subs,
     })
+}
+
+/// A spec's closed option set: each spelling with whether it takes a value
+/// and the index in `FLAGS` of the flag it spells (`u32::MAX` for none),
+/// sorted by spelling. A spelling shared by two flags keeps the first.
+fn option_table(spec: &Spec, flag_start: usize) -> BTreeMap<String, (bool, u32)> {
+    let mut table: BTreeMap<String, (bool, u32)> = BTreeMap::new();
+    for opt in spec.opts.iter().flatten() {
+        table.insert(opt.clone(), (false, u32::MAX));
+    }
+    for opt in spec.value_opts.iter().chain(&spec.sub_opts) {
+        table.insert(opt.clone(), (true, u32::MAX));
+    }
+    for (j, flag) in spec.flags.iter().enumerate() {
+        let takes_value = flag.writes.as_deref() == Some("value");
+        for spelling in &flag.flag {
+            let entry = table
+                .entry(spelling.clone())
+                .or_insert((takes_value, u32::MAX));
+            entry.0 |= takes_value;
+            if entry.1 == u32::MAX {
+                entry.1 = (flag_start + j) as u32;
+            }
+        }
+    }
+    table
 }
 
 /// Strings and string lists laid out as offsets into one blob, so that the
@@ -561,8 +610,11 @@ fn emit_lexicon(dir: &Path, out: &mut String) -> BuildResult<()> {
                     sub_opts: Vec::new(),
                     with_operands: None,
                     kv_writes: Vec::new(),
-                    abbrev: false,
                     no_clusters: false,
+                    opts: None,
+                    opt_prefixes: Vec::new(),
+                    unknown_is_operand: false,
+                    reads_past_dashdash: false,
                     note: None,
                 };
                 insert_verb(
@@ -600,6 +652,7 @@ fn emit_lexicon(dir: &Path, out: &mut String) -> BuildResult<()> {
     }
     let mut blob = Blob::default();
     let mut flags: Vec<String> = Vec::new();
+    let mut options: Vec<String> = Vec::new();
     let mut rows: Vec<String> = Vec::new();
     for (node, (sub_start, sub_len)) in order.iter().zip(&sub_ranges) {
         let spec = &node.spec;
@@ -607,6 +660,14 @@ fn emit_lexicon(dir: &Path, out: &mut String) -> BuildResult<()> {
         for flag in &spec.flags {
             flags.push(render_flag(flag, &mut blob));
         }
+        let option_start = options.len();
+        for (spelling, (takes_value, flag)) in option_table(spec, flag_start) {
+            options.push(format!(
+                "KnownOption {{ spelling: {}, takes_value: {takes_value}, flag: {flag} }}",
+                blob.text(&spelling)
+            ));
+        }
+        let option_len = options.len() - option_start;
         let with_operands = match &spec.with_operands {
             Some(w) => format!("Some(({}, {}))", w.over, capitalised_class(&w.class)),
             None => "None".to_string(),
@@ -618,15 +679,17 @@ fn emit_lexicon(dir: &Path, out: &mut String) -> BuildResult<()> {
             format!("Operands::{first}{}", chars.as_str())
         };
         rows.push(format!(
-            "Spec {{ name: {}, class: {}, writes: {writes}, value_opts: {}, flags: Range {{ start: {flag_start}, len: {} }}, subs: Range {{ start: {sub_start}, len: {sub_len} }}, sub_opts: {}, with_operands: {with_operands}, kv_writes: {}, abbrev: {}, no_clusters: {}, note: {} }}",
+            "Spec {{ name: {}, class: {}, writes: {writes}, value_opts: {}, flags: Range {{ start: {flag_start}, len: {} }}, subs: Range {{ start: {sub_start}, len: {sub_len} }}, sub_opts: {}, with_operands: {with_operands}, kv_writes: {}, no_clusters: {}, options: Range {{ start: {option_start}, len: {option_len} }}, option_prefixes: {}, unknown_is_operand: {}, reads_past_dashdash: {}, note: {} }}",
             blob.text(&node.name),
             capitalised_class(&spec.class),
             blob.list(&spec.value_opts),
             spec.flags.len(),
             blob.list(&spec.sub_opts),
             blob.list(&spec.kv_writes),
-            spec.abbrev,
             spec.no_clusters,
+            blob.list(&spec.opt_prefixes),
+            spec.unknown_is_operand,
+            spec.reads_past_dashdash,
             blob.text(spec.note.as_deref().unwrap_or("")),
         ));
     }
@@ -662,6 +725,13 @@ fn emit_lexicon(dir: &Path, out: &mut String) -> BuildResult<()> {
         "FLAGS",
         "FlagRule",
         &flags,
+    );
+    emit_array(
+        out,
+        "Every spec's closed option set, one block a spec, each sorted by spelling.",
+        "OPTIONS",
+        "KnownOption",
+        &options,
     );
     emit_array(
         out,

@@ -5,6 +5,7 @@
 //! names the operands the command writes. It judges nothing about *where*
 //! those writes land: that is the floor's and the path law's job.
 
+use crate::options::{self, Value};
 use crate::rules::{self, FlagRule, FlagWrites, Operands, Spec};
 use crate::shell::Word;
 use crate::verdict::Effect;
@@ -16,6 +17,9 @@ pub enum Written {
     Arg(usize),
     /// A `key=value` argument at this index; the value (after `=`) is written.
     KeyValue(usize),
+    /// The value attached to the option word at this index, from this
+    /// byte offset (`-oFILE`, `--output=FILE`).
+    Attached(usize, usize),
     /// The working folder is written into.
     Cwd,
 }
@@ -39,6 +43,12 @@ pub struct Classified {
     pub writes: Vec<Written>,
     /// Indices of the operands (non-option words) at the deepest level.
     pub operands: Vec<usize>,
+    /// Indices of option words outside the closed option sets of the verb
+    /// and subcommands matched (`tar --foo`): such a command is not FREE.
+    pub unknown_options: Vec<usize>,
+    /// Indices of words in option position only known at run time (`$X`,
+    /// `*`), for a verb with options that raise its class.
+    pub maybe_options: Vec<usize>,
 }
 
 /// Finds a verb's entry: exactly, then lower-cased (case-insensitive file
@@ -77,67 +87,54 @@ pub fn classify(verb: &str, argv: &[Word]) -> Option<Classified> {
     let mut spec = top;
     let mut path = vec![top.name()];
     let mut start = 1;
-    // Descend into subcommands.
-    loop {
-        if spec.subs().is_empty() {
+    let mut unknown_options = Vec::new();
+    let mut maybe_options = Vec::new();
+    // Descend into subcommands; the options before each belong to the
+    // level they are read at.
+    while !spec.subs().is_empty() {
+        let (place, before) = options::first_operand(spec, argv, start);
+        let Some((sub, next)) = place.and_then(|(i, offset, next)| {
+            let name = argv[i].value.get(offset..)?;
+            spec.sub(name).map(|sub| (sub, next))
+        }) else {
             break;
-        }
-        match find_sub(spec, argv, start) {
-            Some((sub, next)) => {
-                spec = sub;
-                path.push(sub.name());
-                start = next;
-            }
-            None => break,
-        }
+        };
+        unknown_options.extend(before.unknown);
+        spec = sub;
+        path.push(sub.name());
+        start = next;
     }
+    let reading = options::read(spec, argv, start);
+    unknown_options.extend(reading.unknown.iter().copied());
+    maybe_options.extend(reading.maybe_options.iter().copied());
     let mut effect = spec.class;
     let mut decided_by: Option<&'static FlagRule> = None;
     let mut lowered_by: Option<&'static FlagRule> = None;
     let mut writes_mode = spec.writes;
     let mut writes = Vec::new();
-    let mut operands = Vec::new();
-    let mut i = start;
-    let mut options_done = false;
-    while i < argv.len() {
-        let word = &argv[i].value;
-        if options_done || !is_option(word) {
-            operands.push(i);
-            i += 1;
+    for used in &reading.uses {
+        let Some(flag) = used.known.and_then(|k| k.flag()) else {
+            continue;
+        };
+        if flag.lowers {
+            lowered_by = Some(flag);
             continue;
         }
-        if word == "--" {
-            options_done = true;
-            i += 1;
-            continue;
+        if flag.class.rank() > effect.rank() {
+            effect = flag.class;
+            decided_by = Some(flag);
         }
-        let mut takes_value = takes_separate_value(spec, word);
-        for flag in spec.flags() {
-            if let Some(attached) = flag_matches(spec, flag, word) {
-                if flag.lowers {
-                    lowered_by = Some(flag);
-                    continue;
-                }
-                if flag.class.rank() > effect.rank() {
-                    effect = flag.class;
-                    decided_by = Some(flag);
-                }
-                match flag.writes {
-                    FlagWrites::Unchanged => {}
-                    FlagWrites::Operands(mode) => writes_mode = mode,
-                    FlagWrites::Value => {
-                        if attached {
-                            writes.push(Written::Arg(i));
-                        } else if i + 1 < argv.len() {
-                            writes.push(Written::Arg(i + 1));
-                            takes_value = true;
-                        }
-                    }
-                }
-            }
+        match flag.writes {
+            FlagWrites::Unchanged => {}
+            FlagWrites::Operands(mode) => writes_mode = mode,
+            FlagWrites::Value => match used.value {
+                Some(Value::Attached(at)) => writes.push(Written::Attached(used.index, at)),
+                Some(Value::Next(at)) => writes.push(Written::Arg(at)),
+                None => {}
+            },
         }
-        i += if takes_value { 2 } else { 1 };
     }
+    let operands = reading.operands;
     if let Some((over, class)) = spec.with_operands
         && operands.len() > over as usize
         && class.rank() > effect.rank()
@@ -157,6 +154,8 @@ pub fn classify(verb: &str, argv: &[Word]) -> Option<Classified> {
         decided_by = None;
         writes_mode = Operands::None;
         writes.clear();
+        unknown_options.clear();
+        maybe_options.clear();
     }
     match writes_mode {
         Operands::None => {}
@@ -180,6 +179,11 @@ pub fn classify(verb: &str, argv: &[Word]) -> Option<Classified> {
             writes.push(Written::KeyValue(i));
         }
     }
+    // Only a verb with options that change its class can be steered by a
+    // word that becomes an option at run time.
+    if !spec.flags().iter().any(|f| f.class.rank() > Effect::Format.rank()) {
+        maybe_options.clear();
+    }
     let mut rule = format!("lexicon.{}", path.join("."));
     let mut note = spec.note();
     if let Some(flag) = decided_by {
@@ -198,115 +202,9 @@ pub fn classify(verb: &str, argv: &[Word]) -> Option<Classified> {
         flag,
         writes,
         operands,
+        unknown_options,
+        maybe_options,
     })
-}
-
-/// An option word: starts with `-` and is more than `-` alone.
-fn is_option(word: &str) -> bool {
-    word.len() > 1 && word.starts_with('-')
-}
-
-/// The subcommand named by the first operand (or by a `sub_opts` value),
-/// with the index after it.
-fn find_sub(spec: &'static Spec, argv: &[Word], start: usize) -> Option<(&'static Spec, usize)> {
-    let mut i = start;
-    while i < argv.len() {
-        let word = argv[i].value.as_str();
-        if word == "--" {
-            return None;
-        }
-        if spec.sub_opts.contains(word) {
-            let name = argv.get(i + 1)?.value.as_str();
-            return spec.sub(name).map(|s| (s, i + 2));
-        }
-        if let Some(opt) = spec
-            .sub_opts
-            .iter()
-            .find(|o| o.len() == 2 && word.starts_with(*o) && word.len() > 2)
-        {
-            return spec.sub(&word[opt.len()..]).map(|s| (s, i + 1));
-        }
-        // Options, `+toolchain` (cargo) and `NAME=value` (make) come before
-        // the subcommand.
-        if is_option(word) || word.starts_with('+') || crate::peel::is_assignment(word) {
-            i += if takes_separate_value(spec, word) {
-                2
-            } else {
-                1
-            };
-            continue;
-        }
-        return spec.sub(word).map(|s| (s, i + 1));
-    }
-    None
-}
-
-/// Whether this option consumes the next word as its value.
-fn takes_separate_value(spec: &Spec, word: &str) -> bool {
-    if word.contains('=') {
-        return false;
-    }
-    if spec.value_opts.contains(word) {
-        return true;
-    }
-    // A cluster ending in a value option (`tar -xzf FILE`, `grep -rne PAT`).
-    if !spec.no_clusters
-        && !word.starts_with("--")
-        && word.len() > 2
-        && let Some(last) = word.chars().last()
-    {
-        let short = format!("-{last}");
-        let all_letters = word[1..].chars().all(|c| c.is_ascii_alphabetic());
-        return all_letters && spec.value_opts.contains(&short);
-    }
-    false
-}
-
-/// Whether `flag` matches the option `word`; `Some(true)` when the value is
-/// attached to the word itself (`-ofile`, `--output=file`).
-fn flag_matches(spec: &Spec, flag: &FlagRule, word: &str) -> Option<bool> {
-    for spelling in flag.spellings.iter() {
-        if let Some(long) = spelling.strip_prefix("--") {
-            let (name, attached) = match word.strip_prefix("--") {
-                Some(rest) => match rest.split_once('=') {
-                    Some((n, _)) => (n, true),
-                    None => (rest, false),
-                },
-                None => continue,
-            };
-            if name == long || (spec.abbrev && name.len() >= 2 && long.starts_with(name)) {
-                return Some(attached);
-            }
-        } else if spelling.len() == 2 {
-            let letter = spelling.as_bytes()[1] as char;
-            if word == spelling {
-                return Some(false);
-            }
-            if spec.no_clusters || word.starts_with("--") {
-                continue;
-            }
-            // Walk the cluster: letters are flags until one that takes a
-            // value, after which the rest of the word is that value.
-            for (pos, c) in word[1..].char_indices() {
-                if !c.is_ascii_alphabetic() {
-                    break;
-                }
-                if c == letter {
-                    return Some(pos + 2 < word.len());
-                }
-                if spec.value_opts.contains(&format!("-{c}")) {
-                    break;
-                }
-            }
-        } else if word == spelling
-            || word
-                .strip_prefix(spelling)
-                .is_some_and(|r| r.starts_with('='))
-        {
-            return Some(word.len() > spelling.len());
-        }
-    }
-    None
 }
 
 fn is_help_or_version(args: &[Word]) -> bool {

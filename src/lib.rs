@@ -38,6 +38,7 @@ pub mod law;
 pub mod lexicon;
 pub mod limits;
 pub mod opencode;
+pub mod options;
 pub mod paths;
 pub mod peel;
 pub mod programs;

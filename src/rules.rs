@@ -105,6 +105,26 @@ pub struct FlagRule {
     pub lowers: bool,
 }
 
+/// One option spelling a spec knows (`rules/lexicon`: `opts`,
+/// `value_opts`, `sub_opts` and the flags' spellings), in the spec's table
+/// sorted by spelling.
+#[derive(Debug)]
+pub struct KnownOption {
+    /// The spelling: `-x`, `--long`, `-word`, or `-NUM` (a dash and digits).
+    pub spelling: Text,
+    /// It takes a value (the rest of its word, or the next word).
+    pub takes_value: bool,
+    /// Index in [`FLAGS`] of the flag rule it spells, or `u32::MAX`.
+    flag: u32,
+}
+
+impl KnownOption {
+    /// The flag rule this spelling belongs to, if it changes the class.
+    pub fn flag(&self) -> Option<&'static FlagRule> {
+        FLAGS.get(self.flag as usize)
+    }
+}
+
 /// A verb or subcommand of the lexicon.
 #[derive(Debug)]
 pub struct Spec {
@@ -123,10 +143,17 @@ pub struct Spec {
     pub with_operands: Option<(u8, Effect)>,
     /// `key=value` operands whose value is written (`dd of=`).
     pub kv_writes: TextList,
-    /// Long options may be abbreviated (git).
-    pub abbrev: bool,
     /// One-dash words are never clusters of one-letter options.
     pub no_clusters: bool,
+    /// Every option it accepts, sorted by spelling (its closed option set).
+    options: Range,
+    /// Option families known by prefix, value attached (`-W`, `-std=`).
+    pub option_prefixes: TextList,
+    /// Option reading stops at the first word that is no known option, and
+    /// that word is an operand (`echo -x` prints `-x`).
+    pub unknown_is_operand: bool,
+    /// `--` does not end the options (`find -- / -delete` still deletes).
+    pub reads_past_dashdash: bool,
     note: Text,
 }
 
@@ -144,6 +171,32 @@ impl Spec {
     /// Flags that change the class.
     pub fn flags(&self) -> &'static [FlagRule] {
         self.flags.of(&FLAGS)
+    }
+
+    /// Its closed option set, sorted by spelling.
+    pub fn options(&self) -> &'static [KnownOption] {
+        self.options.of(&OPTIONS)
+    }
+
+    /// The option spelled exactly `spelling`.
+    pub fn option(&self, spelling: &str) -> Option<&'static KnownOption> {
+        let options = self.options();
+        options
+            .binary_search_by(|o| o.spelling.get().cmp(spelling))
+            .ok()
+            .and_then(|i| options.get(i))
+    }
+
+    /// The options whose spelling starts with `prefix` (contiguous, as the
+    /// table is sorted).
+    pub fn options_starting(&self, prefix: &str) -> &'static [KnownOption] {
+        let options = self.options();
+        let start = options.partition_point(|o| o.spelling.get() < prefix);
+        let len = options[start..]
+            .iter()
+            .take_while(|o| o.spelling.get().starts_with(prefix))
+            .count();
+        &options[start..start + len]
     }
 
     /// Subcommands, sorted by name.

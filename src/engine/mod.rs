@@ -893,6 +893,7 @@ impl<'a> Run<'a> {
                 return;
             }
         }
+        self.unknown_options(&classified, &verb_words, part, depth);
         if !is_script {
             self.find(
                 effect.verdict(),
@@ -943,6 +944,11 @@ impl<'a> Run<'a> {
                         .unwrap_or_default();
                     v
                 }),
+                Written::Attached(i, at) => verb_words.get(*i).map(|w| {
+                    let mut v = w.clone();
+                    v.value = w.value.get(*at..).unwrap_or_default().to_string();
+                    v
+                }),
                 // Writes files into the working folder (`tar -x`, `patch`):
                 // the folder itself is judged; rules covering it cover them.
                 Written::Cwd => Some(Word::literal(".")),
@@ -962,6 +968,38 @@ impl<'a> Run<'a> {
                 }
                 self.write_target(&word, targets_cwd.clone(), reach, part, depth);
             }
+        }
+    }
+
+    /// SIGNED when a command the lexicon finds free has options outside
+    /// its verb's closed option set, or words only known at run time in
+    /// option position for a verb whose options can raise its class: an
+    /// option portcullis does not know may run a program or write a file.
+    fn unknown_options(&mut self, classified: &lexicon::Classified, words: &[Word], part: &str, depth: usize) {
+        if classified.effect.verdict() != Verdict::Free {
+            return;
+        }
+        let command = classified.path.join(" ");
+        if let Some(word) = classified.unknown_options.first().and_then(|&i| words.get(i)) {
+            let option = limits::clip(&word.value, 60);
+            self.note(depth, || format!("option: {option} is not among {command}'s known options"));
+            self.find(
+                Verdict::Signed,
+                &format!("{}.unknown-option", classified.rule),
+                format!("`{command}` is free only with the options portcullis knows, and `{option}` is not one of them; an unknown option may run a program or write a file"),
+                "Use only the command's common options (`portcullis explain` shows how each word was read), or let the person approve this one.",
+                part,
+            );
+        } else if let Some(word) = classified.maybe_options.first().and_then(|&i| words.get(i)) {
+            let source = limits::clip(&word.source, 60);
+            self.note(depth, || format!("option: {source} may expand to an option"));
+            self.find(
+                Verdict::Signed,
+                &format!("{}.dynamic-option", classified.rule),
+                format!("`{source}` is only known when the command runs and may expand to an option of `{command}` that runs a program or writes a file"),
+                "Write the options out literally, or put `--` before operands only known at run time (`cat -- \"$f\"`).",
+                part,
+            );
         }
     }
 
