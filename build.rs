@@ -183,6 +183,7 @@ fn run() -> BuildResult<()> {
     emit_scripts(&rules.join("scripts.json"), &mut out)?;
     emit_inline(&rules.join("inline.json"), &mut out)?;
     emit_law(&rules.join("law.json"), &mut out)?;
+    emit_environment(&rules.join("environment.json"), &mut out)?;
     let dest = PathBuf::from(std::env::var("OUT_DIR").map_err(|e| e.to_string())?).join("rules.rs");
     fs::write(&dest, out).map_err(|e| format!("{}: {e}", dest.display()))
 }
@@ -756,6 +757,55 @@ fn emit_lexicon(dir: &Path, out: &mut String) -> BuildResult<()> {
         out,
         "/// Every string of the lexicon, end to end.\npub static STRINGS: &str = {:?};\n",
         blob.text
+    );
+    Ok(())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EnvironmentFile {
+    #[allow(dead_code)]
+    about: String,
+    exec: Vec<String>,
+    commands: Vec<String>,
+    harmless_commands: Vec<String>,
+    search_paths: Vec<String>,
+    history: Vec<String>,
+    harmless: Vec<String>,
+}
+
+/// `rules/environment.json`: name patterns (at most one `*`) by kind; a
+/// name may be in one kind only.
+fn emit_environment(path: &Path, out: &mut String) -> BuildResult<()> {
+    let file: EnvironmentFile = read_json(path)?;
+    let kinds: [(&str, &Vec<String>, &str); 5] = [
+        ("ENV_EXEC", &file.exec, "Settings that make programs load or run other code, whatever the value."),
+        ("ENV_COMMANDS", &file.commands, "Settings whose value is a command line programs run."),
+        ("ENV_SEARCH_PATHS", &file.search_paths, "Settings that say where programs or modules are loaded from."),
+        ("ENV_HISTORY", &file.history, "Settings that, emptied, stop shell history being kept."),
+        ("ENV_HARMLESS", &file.harmless, "Settings known to change no program's choice of code to run."),
+    ];
+    let mut seen = BTreeMap::new();
+    for (name, list, _) in &kinds {
+        for pattern in list.iter() {
+            let ok = !pattern.is_empty()
+                && pattern.matches('*').count() <= 1
+                && pattern.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '*');
+            if !ok {
+                return Err(format!("{}: malformed name pattern `{pattern}` in {name}", path.display()));
+            }
+            if let Some(other) = seen.insert(pattern.clone(), *name) {
+                return Err(format!("{}: `{pattern}` is in both {other} and {name}", path.display()));
+            }
+        }
+    }
+    for (name, list, doc) in &kinds {
+        let _ = writeln!(out, "/// {doc} (`rules/environment.json`)\npub static {name}: &[&str] = {};\n", str_slice(list));
+    }
+    let _ = writeln!(
+        out,
+        "/// Programs harmless as a pager or an editor (`rules/environment.json`).\npub static ENV_HARMLESS_COMMANDS: &[&str] = {};\n",
+        str_slice(&file.harmless_commands)
     );
     Ok(())
 }

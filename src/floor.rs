@@ -499,27 +499,17 @@ fn is_world_writable(mode: &str) -> bool {
     })
 }
 
-/// Git global options that take a value.
-#[rustfmt::skip]
-const GIT_VALUE_OPTS: &[&str] = &["--config-env", "--exec-path", "--git-dir", "--namespace", "--super-prefix", "--work-tree", "-C", "-c"];
-
 fn check_git(inv: &Invocation, hits: &mut Vec<FloorRule>) {
     let args = inv.args;
-    // Global options, then the subcommand.
-    let mut i = 0;
-    while i < args.len() {
-        let w = args[i].value.as_str();
-        if w == "-c"
-            && let Some(v) = args.get(i + 1)
-            && v.value.to_ascii_lowercase().starts_with("core.hookspath")
-        {
-            hits.push(FloorRule::GitHooksPath);
-        }
-        if !w.starts_with('-') {
-            break;
-        }
-        i += if GIT_VALUE_OPTS.contains(&w) { 2 } else { 1 };
+    let globals = crate::git::read(args);
+    if globals
+        .settings
+        .iter()
+        .any(|s| s.key.eq_ignore_ascii_case("core.hookspath"))
+    {
+        hits.push(FloorRule::GitHooksPath);
     }
+    let Some(i) = globals.sub else { return };
     let Some(sub) = args.get(i) else { return };
     let rest = &args[i + 1..];
     let long = |name: &str| has_long(rest, name, true);

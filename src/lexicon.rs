@@ -89,6 +89,9 @@ pub fn classify(verb: &str, argv: &[Word]) -> Option<Classified> {
     let mut start = 1;
     let mut unknown_options = Vec::new();
     let mut maybe_options = Vec::new();
+    // The options read at every level: a global option's flag (`git
+    // --git-dir=…`) counts as the subcommand's own.
+    let mut uses = Vec::new();
     // Descend into subcommands; the options before each belong to the
     // level they are read at.
     while !spec.subs().is_empty() {
@@ -100,11 +103,13 @@ pub fn classify(verb: &str, argv: &[Word]) -> Option<Classified> {
             break;
         };
         unknown_options.extend(before.unknown);
+        uses.extend(before.uses);
         spec = sub;
         path.push(sub.name());
         start = next;
     }
     let reading = options::read(spec, argv, start);
+    uses.extend(reading.uses.iter().copied());
     unknown_options.extend(reading.unknown.iter().copied());
     maybe_options.extend(reading.maybe_options.iter().copied());
     let mut effect = spec.class;
@@ -112,7 +117,7 @@ pub fn classify(verb: &str, argv: &[Word]) -> Option<Classified> {
     let mut lowered_by: Option<&'static FlagRule> = None;
     let mut writes_mode = spec.writes;
     let mut writes = Vec::new();
-    for used in &reading.uses {
+    for used in &uses {
         let Some(flag) = used.known.and_then(|k| k.flag()) else {
             continue;
         };

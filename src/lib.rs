@@ -30,6 +30,7 @@
 pub mod engine;
 pub mod feeds;
 pub mod floor;
+pub mod git;
 mod grammar;
 pub mod history;
 pub mod hook;

@@ -620,24 +620,13 @@ pub fn strip_find_exec(words: &[Word]) -> Vec<Word> {
     out
 }
 
-/// The folder `git -C DIR …` runs in.
+/// The folder `git -C DIR …` runs in (each `-C` relative to the one
+/// before, as git reads them).
 pub fn git_cwd(args: &[Word], location: &Location, cwd: Option<PathBuf>) -> Option<PathBuf> {
-    let mut cwd = cwd;
-    let mut i = 0;
-    while i + 1 < args.len() && args[i].value.starts_with('-') {
-        if args[i].value == "-C" {
-            cwd = location.resolve_in(&args[i + 1], cwd.as_deref()).path;
-            i += 2;
-        } else if matches!(
-            args[i].value.as_str(),
-            "-c" | "--git-dir" | "--work-tree" | "--namespace"
-        ) {
-            i += 2;
-        } else {
-            i += 1;
-        }
-    }
-    cwd
+    crate::git::read(args)
+        .dirs
+        .iter()
+        .fold(cwd, |cwd, dir| location.resolve_in(dir, cwd.as_deref()).path)
 }
 
 #[cfg(test)]

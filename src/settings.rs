@@ -2,35 +2,13 @@
 //! variables (`PAGER='sh -c …' git log`, `LD_PRELOAD=…`, `PATH=/tmp:$PATH`)
 //! and git configuration given on the command line (`git -c core.pager=…`,
 //! `git -c alias.x='!…'`). Takes a name and a value; returns why the
-//! setting is dangerous, or `None` when it is harmless.
+//! setting is not free, or `None` when it is known to be harmless. The
+//! names are data (`rules/environment.json`): a closed list of harmless
+//! ones, and the kinds that run code; every other name asks.
 
-/// Variables that always load other code.
-#[rustfmt::skip]
-const ALWAYS: &[&str] = &[
-    "BASH_ENV", "DYLD_INSERT_LIBRARIES", "ENV", "GIT_CONFIG_COUNT", "GIT_CONFIG_PARAMETERS",
-    "LD_AUDIT", "LD_PRELOAD", "PROMPT_COMMAND",
-];
-
-/// Variables whose value is a command to run.
-#[rustfmt::skip]
-const COMMANDS: &[&str] = &[
-    "BROWSER", "EDITOR", "GIT_ASKPASS", "GIT_EDITOR", "GIT_EXTERNAL_DIFF", "GIT_PAGER",
-    "GIT_SEQUENCE_EDITOR", "GIT_SSH", "GIT_SSH_COMMAND", "LESSCLOSE", "LESSOPEN", "MANPAGER",
-    "PAGER", "SSH_ASKPASS", "SUDO_ASKPASS", "SUDO_EDITOR", "SYSTEMD_PAGER", "VISUAL",
-];
-
-/// Variables that choose where programs and modules are loaded from.
-#[rustfmt::skip]
-const SEARCH_PATHS: &[&str] = &[
-    "CLASSPATH", "LD_LIBRARY_PATH", "NODE_PATH", "PATH", "PERL5LIB", "PYTHONPATH", "RUBYLIB",
-];
-
-/// Programs that are harmless as a pager or an editor.
-#[rustfmt::skip]
-const HARMLESS_COMMANDS: &[&str] = &[
-    "", ":", "bat", "cat", "delta", "emacs", "false", "less", "more", "most", "nano", "nvim",
-    "true", "vi", "vim",
-];
+use crate::rules::{
+    ENV_COMMANDS, ENV_EXEC, ENV_HARMLESS, ENV_HARMLESS_COMMANDS, ENV_HISTORY, ENV_SEARCH_PATHS,
+};
 
 /// Git configuration keys whose value is a command git runs.
 #[rustfmt::skip]
@@ -40,9 +18,39 @@ const GIT_COMMAND_KEYS: &[&str] = &[
     "gpg.ssh.program", "gpg.x509.program", "sequence.editor", "uploadpack.packobjectshook",
 ];
 
-/// Why setting the environment variable `name` to `value` makes programs
-/// run other code, if it does.
-pub fn environment(name: &str, value: &str) -> Option<(&'static str, String)> {
+/// How a variable is set: for the programs started after it (a prefix
+/// `X=v cmd`, `export`, `env`, `declare -x`, any assignment after `set -a`),
+/// or as a shell variable (`x=v` alone), which reaches programs only when
+/// the variable is already exported: portcullis cannot see which are, so
+/// an upper-case name counts as exported.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// Given to the programs started after it.
+    Exported,
+    /// A shell variable, unless the name was already exported.
+    Shell,
+}
+
+/// Whether `name` matches `pattern` (one `*` at most, standing for any run
+/// of characters).
+fn matches(pattern: &str, name: &str) -> bool {
+    match pattern.split_once('*') {
+        None => pattern == name,
+        Some((head, tail)) => {
+            name.len() >= head.len() + tail.len() && name.starts_with(head) && name.ends_with(tail)
+        }
+    }
+}
+
+fn listed(list: &[&str], name: &str) -> bool {
+    list.iter().any(|pattern| matches(pattern, name))
+}
+
+/// Why setting the environment variable `name` to `value` is not free, if
+/// it is not: it makes programs run other code (`setting.exec`), stops
+/// history (`setting.history`), or is a name portcullis cannot vouch for
+/// (`setting.unknown`). `None` for a harmless name, or a shell variable.
+pub fn environment(name: &str, value: &str, scope: Scope) -> Option<(&'static str, String)> {
     if value.trim_start().starts_with("() {") {
         return Some((
             "setting.exec",
@@ -51,53 +59,55 @@ pub fn environment(name: &str, value: &str) -> Option<(&'static str, String)> {
             ),
         ));
     }
-    if matches!(name, "HISTFILE" | "HISTSIZE" | "HISTFILESIZE" | "SAVEHIST")
-        && matches!(value, "/dev/null" | "0" | "")
-    {
-        return Some((
-            "setting.history",
-            format!("{name}={value} stops shell history being kept"),
-        ));
+    if listed(ENV_HISTORY, name) {
+        return matches!(value, "/dev/null" | "0" | "").then(|| {
+            (
+                "setting.history",
+                format!("{name}={value} stops shell history being kept"),
+            )
+        });
     }
-    if ALWAYS.contains(&name)
-        || name.starts_with("GIT_CONFIG_KEY_")
-        || name.starts_with("BASH_FUNC_")
-    {
+    if listed(ENV_EXEC, name) {
         return Some((
             "setting.exec",
-            format!("setting {name} makes programs load other code"),
+            format!("setting {name} makes programs load or run other code"),
         ));
     }
-    if COMMANDS.contains(&name) && !harmless_command(value) {
-        return Some((
-            "setting.exec",
-            format!("{name}={value} makes programs run that command"),
-        ));
+    if listed(ENV_COMMANDS, name) {
+        return (!harmless_command(value)).then(|| {
+            (
+                "setting.exec",
+                format!("{name}={value} makes programs run that command"),
+            )
+        });
     }
-    if SEARCH_PATHS.contains(&name) && !value.split(':').all(|entry| safe_search_entry(name, entry))
-    {
-        return Some((
-            "setting.exec",
-            format!("{name}={value} loads programs or modules from outside the project"),
-        ));
+    if listed(ENV_SEARCH_PATHS, name) {
+        return (!value.split(':').all(|entry| safe_search_entry(name, entry))).then(|| {
+            (
+                "setting.exec",
+                format!("{name}={value} loads programs or modules from a folder that is neither the system's nor the user's own (for PATH, a relative folder runs the project's files by bare name)"),
+            )
+        });
     }
-    if name == "NODE_OPTIONS"
-        && ["require", "import", "loader"]
-            .iter()
-            .any(|k| value.contains(k))
-    {
-        return Some((
-            "setting.exec",
-            format!("NODE_OPTIONS={value} loads other code into node"),
-        ));
+    if listed(ENV_HARMLESS, name) {
+        return None;
     }
-    None
+    // A lower-case name set alone is a shell variable (`i=0`, `dir=src`).
+    if scope == Scope::Shell && name.bytes().any(|b| b.is_ascii_lowercase()) {
+        return None;
+    }
+    Some((
+        "setting.unknown",
+        format!(
+            "{name} is not among the environment variables portcullis knows to be harmless; a setting can make a program run other code"
+        ),
+    ))
 }
 
 /// Whether the environment variable `name` holds a command line that
 /// programs run (`PAGER`, `GIT_SSH_COMMAND`, `EDITOR`).
 pub fn holds_command(name: &str) -> bool {
-    COMMANDS.contains(&name)
+    listed(ENV_COMMANDS, name)
 }
 
 /// Why `git -c key=value` makes git run other code, if it does.
@@ -130,15 +140,19 @@ pub fn git_config(key: &str, value: &str) -> Option<(&'static str, String)> {
 fn harmless_command(value: &str) -> bool {
     let first = value.split_whitespace().next().unwrap_or("");
     let program = first.rsplit('/').next().unwrap_or(first);
-    HARMLESS_COMMANDS.contains(&program) && !value.contains(['|', ';', '&', '`', '$'])
+    ENV_HARMLESS_COMMANDS.contains(&program) && !value.contains(['|', ';', '&', '`', '$'])
 }
 
 /// A search-path entry that stays in the project, the user's own folders or
-/// the system's, or refers to the variable's previous value.
+/// the system's, or refers to the variable's previous value. For `PATH` a
+/// relative entry is not safe: a program named by a bare word would then be
+/// a file of the project's (or of wherever the command runs).
 fn safe_search_entry(name: &str, entry: &str) -> bool {
     let self_reference = entry == format!("${name}") || entry == format!("${{{name}}}");
-    let relative_inside =
-        !entry.starts_with('/') && !entry.starts_with('$') && !entry.split('/').any(|p| p == "..");
+    let relative_inside = name != "PATH"
+        && !entry.starts_with('/')
+        && !entry.starts_with('$')
+        && !entry.split('/').any(|p| p == "..");
     let home = entry.starts_with('~') || entry.starts_with("$HOME") || entry.starts_with("${HOME}");
     // The working folder: the project.
     let here = matches!(entry, "$(pwd)" | "`pwd`" | "$PWD" | "${PWD}" | "\"$(pwd)\"");
@@ -152,7 +166,7 @@ fn safe_search_entry(name: &str, entry: &str) -> bool {
     ]
     .iter()
     .any(|p| entry == p.trim_end_matches('/') || entry.starts_with(p));
-    entry.is_empty() || self_reference || relative_inside || home || here || system
+    (entry.is_empty() && name != "PATH") || self_reference || relative_inside || home || here || system
 }
 
 #[cfg(test)]
@@ -161,18 +175,33 @@ mod tests {
 
     #[test]
     fn environment_variables() {
-        assert!(environment("PAGER", "sh -c id").is_some());
-        assert!(environment("PAGER", "cat").is_none());
-        assert!(environment("GIT_PAGER", "less -R").is_none());
-        assert!(environment("LD_PRELOAD", "/tmp/x.so").is_some());
-        assert!(environment("PYTHONPATH", ".").is_none());
-        assert!(environment("PYTHONPATH", "src:tests").is_none());
-        assert!(environment("PYTHONPATH", "/tmp").is_some());
-        assert!(environment("PYTHONPATH", "$PYTHONPATH:$(pwd)").is_none());
-        assert!(environment("PATH", "$HOME/.cargo/bin:$PATH").is_none());
-        assert!(environment("PATH", "/tmp/evil:$PATH").is_some());
-        assert!(environment("RUST_LOG", "debug").is_none());
-        assert!(environment("GIT_EDITOR", "true").is_none());
+        let env = |name, value| environment(name, value, Scope::Exported).map(|(rule, _)| rule);
+        assert_eq!(env("PAGER", "sh -c id"), Some("setting.exec"));
+        assert_eq!(env("PAGER", "cat"), None);
+        assert_eq!(env("GIT_PAGER", "less -R"), None);
+        assert_eq!(env("AWS_PAGER", "sh -c id"), Some("setting.exec"));
+        assert_eq!(env("LD_PRELOAD", "/tmp/x.so"), Some("setting.exec"));
+        assert_eq!(env("LD_BIND_NOW", "1"), Some("setting.exec"));
+        assert_eq!(env("PYTHONPATH", "."), None);
+        assert_eq!(env("PYTHONPATH", "src:tests"), None);
+        assert_eq!(env("PYTHONPATH", "/tmp"), Some("setting.exec"));
+        assert_eq!(env("PYTHONPATH", "$PYTHONPATH:$(pwd)"), None);
+        assert_eq!(env("PATH", "$HOME/.cargo/bin:$PATH"), None);
+        assert_eq!(env("PATH", "/tmp/evil:$PATH"), Some("setting.exec"));
+        assert_eq!(env("PATH", "bin:$PATH"), Some("setting.exec"));
+        assert_eq!(env("PATH", ":$PATH"), Some("setting.exec"));
+        assert_eq!(env("RUST_LOG", "debug"), None);
+        assert_eq!(env("LC_ALL", "C"), None);
+        assert_eq!(env("GIT_EDITOR", "true"), None);
+        assert_eq!(env("GIT_CONFIG_GLOBAL", "/tmp/evil.cfg"), Some("setting.exec"));
+        assert_eq!(env("CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER", "sh"), Some("setting.exec"));
+        assert_eq!(env("HOME", "/tmp/h"), Some("setting.exec"));
+        assert_eq!(env("SOMETHING_NEW", "1"), Some("setting.unknown"));
+        assert_eq!(env("lower", "1"), Some("setting.unknown"));
+        assert_eq!(environment("lower", "1", Scope::Shell), None);
+        assert!(environment("UPPER", "1", Scope::Shell).is_some());
+        assert!(matches("CARGO_TARGET_*_RUNNER", "CARGO_TARGET_X_RUNNER"));
+        assert!(!matches("CARGO_TARGET_*_RUNNER", "CARGO_TARGET_RUNNER"));
     }
 
     #[test]

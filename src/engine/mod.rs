@@ -13,6 +13,7 @@ use crate::limits;
 use crate::paths::{self, Location};
 use crate::peel::{self, Step};
 use crate::rules::FloorRule;
+use crate::settings::Scope;
 use crate::shell::{self, Problem, Script, SimpleCommand, Stdin, Word};
 use crate::verdict::{Decision, Effect, Finding, Verdict};
 use std::borrow::Cow;
@@ -62,6 +63,10 @@ pub const RULE_FAMILIES: &[(&str, &str)] = &[
     (
         "setting.exec",
         "SIGNED: an environment variable or `git -c` setting makes a program run other code (PAGER, LD_PRELOAD, PATH outside the project, core.pager …)",
+    ),
+    (
+        "setting.unknown",
+        "SIGNED: an environment variable portcullis does not know to be harmless is set for a program (`X=1 cmd`, `export X=1`, `env X=1`, an upper-case assignment)",
     ),
     (
         "setting.history",
@@ -177,6 +182,8 @@ struct Run<'a> {
     /// The verb being judged was reached through a wrapper (set by
     /// `words`, taken by `verb`): it names a program, not a function.
     wrapped: bool,
+    /// `set -a` was seen: every later assignment is exported.
+    allexport: bool,
 }
 
 /// Blank-separated tokens in `text` (quotes not considered: an upper
@@ -213,6 +220,7 @@ impl<'a> Run<'a> {
             other_readings: 0,
             judged_targets: std::collections::HashSet::new(),
             wrapped: false,
+            allexport: false,
         }
     }
 
@@ -457,8 +465,15 @@ impl<'a> Run<'a> {
                 depth,
             );
         }
+        // Alone, an assignment sets a shell variable; before a command, or
+        // after `set -a`, it is in that command's environment.
+        let scope = if command.words.is_empty() && !self.allexport {
+            Scope::Shell
+        } else {
+            Scope::Exported
+        };
         for (name, value) in &command.assignments {
-            self.setting(name, value, &command.text, depth);
+            self.setting(name, value, scope, &command.text, depth);
         }
         if let Stdin::File(file) = &command.stdin {
             self.secret_reads("<", std::slice::from_ref(file), &command.text, depth);
@@ -567,7 +582,7 @@ impl<'a> Run<'a> {
                             if let Some((name, value)) = word.value.split_once('=') {
                                 let mut value_word = word.clone();
                                 value_word.value = value.to_string();
-                                self.setting(name, &value_word, part, depth);
+                                self.setting(name, &value_word, Scope::Exported, part, depth);
                             }
                         }
                     }
@@ -1020,7 +1035,7 @@ impl<'a> Run<'a> {
                     name.value.as_str(),
                     "HISTFILE" | "HISTSIZE" | "HISTFILESIZE" | "SAVEHIST"
                 ) {
-                    self.setting(&name.value, &Word::literal(""), part, depth);
+                    self.setting(&name.value, &Word::literal(""), Scope::Exported, part, depth);
                 }
             }
         }
@@ -1028,17 +1043,36 @@ impl<'a> Run<'a> {
             verb,
             "export" | "declare" | "typeset" | "local" | "readonly"
         ) {
+            // `declare -x`, `typeset -gx`, `local -x`: exported too.
+            let exports = verb == "export"
+                || self.allexport
+                || args.iter().any(|w| {
+                    w.value.starts_with('-') && !w.value.starts_with("--") && w.value.contains('x')
+                });
+            let scope = if exports { Scope::Exported } else { Scope::Shell };
             for word in args.iter().filter(|w| peel::is_assignment(&w.value)) {
                 if let Some((name, value)) = word.value.split_once('=') {
                     let mut value_word = word.clone();
                     value_word.value = value.to_string();
-                    self.setting(name, &value_word, part, depth);
+                    self.setting(name, &value_word, scope, part, depth);
+                }
+            }
+        }
+        // `set -a` / `set -o allexport`: every assignment after it exports.
+        if verb == "set" {
+            let mut words = args.iter().map(|w| w.value.as_str()).peekable();
+            while let Some(word) = words.next() {
+                let allexport = (word.starts_with('-') && !word.starts_with("--") && word.contains('a'))
+                    || (word == "-o" && words.peek() == Some(&"allexport"));
+                if allexport {
+                    self.allexport = true;
                 }
             }
         }
         if verb == "git" {
-            self.git_settings(args, part, depth, local_cwd.clone());
-            self.git_scripts(args, depth, local_cwd.clone());
+            let globals = crate::git::read(args);
+            self.git_settings(&globals, part, depth, local_cwd.clone());
+            self.git_scripts(args, &globals, depth, local_cwd.clone());
         }
         // `alias x='rm -rf /'`: the alias runs its value wherever it is used,
         // so the value is judged now and the name is known from here on.
@@ -1081,8 +1115,8 @@ impl<'a> Run<'a> {
 
     /// An environment variable set for a command (or exported): some make
     /// programs run other code.
-    fn setting(&mut self, name: &str, value: &Word, part: &str, depth: usize) {
-        if let Some((rule, why)) = crate::settings::environment(name, &value.value) {
+    fn setting(&mut self, name: &str, value: &Word, scope: Scope, part: &str, depth: usize) {
+        if let Some((rule, why)) = crate::settings::environment(name, &value.value, scope) {
             self.note(depth, || format!("setting: {why}"));
             self.find(Verdict::Signed, rule, why, SETTING_REMEDIATION, part);
             // The command it holds runs: judged as a script of its own
@@ -1094,63 +1128,54 @@ impl<'a> Run<'a> {
         }
     }
 
-    /// `git -c key=value`: keys whose value is a command; an alias starting
-    /// with `!` is a shell script, judged as one.
-    fn git_settings(&mut self, args: &[Word], part: &str, depth: usize, cwd: Option<PathBuf>) {
-        let mut i = 0;
-        while i < args.len() && args[i].value.starts_with('-') {
-            let v = args[i].value.as_str();
-            let setting = match v {
-                "-c" => args.get(i + 1).map(|w| w.value.clone()),
-                _ if v.starts_with("-c") && v.len() > 2 => Some(v[2..].to_string()),
-                _ => None,
-            };
-            if let Some((key, value)) = setting.as_deref().and_then(|s| s.split_once('=')) {
-                let alias = key.to_ascii_lowercase().starts_with("alias.");
-                if let Some((rule, why)) = crate::settings::git_config(key, value) {
-                    self.note(depth, || format!("setting: {why}"));
-                    self.find(Verdict::Signed, rule, why, SETTING_REMEDIATION, part);
-                    // A key whose value is a command (`core.pager`,
-                    // `core.sshCommand`): that command is judged too.
-                    if !alias {
-                        self.script(value, depth + 1, cwd.clone());
-                    }
+    /// `git -c key=value` and `--config-env key=VAR`: keys whose value is a
+    /// command; an alias starting with `!` is a shell script, judged as one.
+    fn git_settings(&mut self, globals: &crate::git::Globals, part: &str, depth: usize, cwd: Option<PathBuf>) {
+        for setting in &globals.settings {
+            let key = setting.key.as_str();
+            let alias = key.to_ascii_lowercase().starts_with("alias.");
+            let Some(value) = setting.value.as_deref() else {
+                // The value is only known when git runs: any key that can
+                // name a command is a command of unknown text.
+                if crate::settings::git_config(key, "!").is_some() || alias {
+                    self.find(
+                        Verdict::Signed,
+                        "setting.exec",
+                        format!("git --config-env sets {key} from the environment, so the command it names is only known when git runs"),
+                        SETTING_REMEDIATION,
+                        part,
+                    );
                 }
-                if alias {
-                    match value.strip_prefix('!') {
-                        // `!cmd`: a shell script.
-                        Some(script) => self.script(script, depth + 1, cwd.clone()),
-                        // Otherwise a git command line (`alias.x='stash clear'`).
-                        None => self.script(&format!("git {value}"), depth + 1, cwd.clone()),
-                    }
+                continue;
+            };
+            if let Some((rule, why)) = crate::settings::git_config(key, value) {
+                self.note(depth, || format!("setting: {why}"));
+                self.find(Verdict::Signed, rule, why, SETTING_REMEDIATION, part);
+                // A key whose value is a command (`core.pager`,
+                // `core.sshCommand`): that command is judged too.
+                if !alias {
+                    self.script(value, depth + 1, cwd.clone());
                 }
             }
-            i += if matches!(v, "-c" | "-C" | "--git-dir" | "--work-tree" | "--namespace") {
-                2
-            } else {
-                1
-            };
+            if alias {
+                match value.strip_prefix('!') {
+                    // `!cmd`: a shell script.
+                    Some(script) => self.script(script, depth + 1, cwd.clone()),
+                    // Otherwise a git command line (`alias.x='stash clear'`).
+                    None => self.script(&format!("git {value}"), depth + 1, cwd.clone()),
+                }
+            }
         }
     }
 
     /// Commands git runs for a subcommand: `rebase --exec CMD` / `-x CMD`,
     /// `bisect run CMD ARGS…`, `submodule foreach CMD`. Each is judged as a
     /// script of its own (the lexicon already makes the call SIGNED).
-    fn git_scripts(&mut self, args: &[Word], depth: usize, cwd: Option<PathBuf>) {
-        let mut i = 0;
-        while i < args.len() && args[i].value.starts_with('-') {
-            i += if matches!(
-                args[i].value.as_str(),
-                "-c" | "-C" | "--git-dir" | "--work-tree" | "--namespace"
-            ) {
-                2
-            } else {
-                1
-            };
-        }
-        let Some(sub) = args.get(i).map(|w| w.value.as_str()) else {
+    fn git_scripts(&mut self, args: &[Word], globals: &crate::git::Globals, depth: usize, cwd: Option<PathBuf>) {
+        let Some(i) = globals.sub else {
             return;
         };
+        let sub = args[i].value.as_str();
         let rest = args.get(i + 1..).unwrap_or(&[]);
         let mut scripts: Vec<String> = Vec::new();
         match sub {
