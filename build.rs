@@ -136,6 +136,8 @@ struct Spec {
     #[serde(default)]
     reads_past_dashdash: bool,
     #[serde(default)]
+    sends_arguments: bool,
+    #[serde(default)]
     note: Option<String>,
 }
 
@@ -616,6 +618,7 @@ fn emit_lexicon(dir: &Path, out: &mut String) -> BuildResult<()> {
                     opt_prefixes: Vec::new(),
                     unknown_is_operand: false,
                     reads_past_dashdash: false,
+                    sends_arguments: false,
                     note: None,
                 };
                 insert_verb(
@@ -680,7 +683,7 @@ fn emit_lexicon(dir: &Path, out: &mut String) -> BuildResult<()> {
             format!("Operands::{first}{}", chars.as_str())
         };
         rows.push(format!(
-            "Spec {{ name: {}, class: {}, writes: {writes}, value_opts: {}, flags: Range {{ start: {flag_start}, len: {} }}, subs: Range {{ start: {sub_start}, len: {sub_len} }}, sub_opts: {}, with_operands: {with_operands}, kv_writes: {}, no_clusters: {}, options: Range {{ start: {option_start}, len: {option_len} }}, option_prefixes: {}, unknown_is_operand: {}, reads_past_dashdash: {}, note: {} }}",
+            "Spec {{ name: {}, class: {}, writes: {writes}, value_opts: {}, flags: Range {{ start: {flag_start}, len: {} }}, subs: Range {{ start: {sub_start}, len: {sub_len} }}, sub_opts: {}, with_operands: {with_operands}, kv_writes: {}, no_clusters: {}, options: Range {{ start: {option_start}, len: {option_len} }}, option_prefixes: {}, unknown_is_operand: {}, reads_past_dashdash: {}, sends_arguments: {}, note: {} }}",
             blob.text(&node.name),
             capitalised_class(&spec.class),
             blob.list(&spec.value_opts),
@@ -691,6 +694,7 @@ fn emit_lexicon(dir: &Path, out: &mut String) -> BuildResult<()> {
             blob.list(&spec.opt_prefixes),
             spec.unknown_is_operand,
             spec.reads_past_dashdash,
+            spec.sends_arguments,
             blob.text(spec.note.as_deref().unwrap_or("")),
         ));
     }

