@@ -51,8 +51,10 @@ pub struct Reading {
 enum Read {
     /// Known options; the index of the next word to read.
     Options(Vec<OptionUse>, usize),
-    /// An option the spec does not know.
-    Unknown,
+    /// An option the spec does not know, with the known options it may
+    /// still be (the other letters of a cluster, every option an
+    /// ambiguous prefix could name), so their flags still count.
+    Unknown(Vec<OptionUse>),
 }
 
 /// Reads every word of `argv` from `start` against `spec`.
@@ -81,10 +83,11 @@ pub fn read(spec: &'static Spec, argv: &[Word], start: usize) -> Reading {
                 reading.uses.extend(uses);
                 i = next;
             }
-            Read::Unknown if spec.unknown_is_operand => {
+            Read::Unknown(_) if spec.unknown_is_operand => {
                 options_done = true;
             }
-            Read::Unknown => {
+            Read::Unknown(uses) => {
+                reading.uses.extend(uses);
                 reading.unknown.push(i);
                 i += 1;
             }
@@ -138,7 +141,8 @@ pub fn first_operand(
                 reading.uses.extend(uses);
                 i = next;
             }
-            Read::Unknown => {
+            Read::Unknown(uses) => {
+                reading.uses.extend(uses);
                 reading.unknown.push(i);
                 i += 1;
             }
@@ -206,7 +210,17 @@ fn read_word(spec: &'static Spec, argv: &[Word], i: usize) -> Read {
         if let Some(prefix) = prefix_family(spec, text) {
             return one(None, Some(prefix));
         }
-        return Read::Unknown;
+        // Ambiguous: it is one of them or an error, so each one's flag
+        // counts (a value attached with `=` is that value).
+        let maybe = candidates
+            .iter()
+            .map(|known| OptionUse {
+                index: i,
+                known: Some(known),
+                value: eq.filter(|_| known.takes_value).map(|at| Value::Attached(at + 1)),
+            })
+            .collect();
+        return Read::Unknown(maybe);
     }
     if let Some(prefix) = prefix_family(spec, text) {
         return one(None, Some(prefix));
@@ -217,7 +231,7 @@ fn read_word(spec: &'static Spec, argv: &[Word], i: usize) -> Read {
         return one(Some(known), None);
     }
     if spec.no_clusters {
-        return Read::Unknown;
+        return Read::Unknown(Vec::new());
     }
     read_cluster(spec, argv, i)
 }
@@ -233,17 +247,20 @@ fn prefix_family(spec: &Spec, text: &str) -> Option<usize> {
 
 /// Reads a cluster of one-letter options (`-xzvf FILE`, `-n5`): each
 /// letter must be known; the first that takes a value takes the rest of
-/// the word, or the next word.
+/// the word, or the next word. With a letter it does not know, the word is
+/// unknown, but the known letters' flags still count (`sed -Xi`).
 fn read_cluster(spec: &'static Spec, argv: &[Word], i: usize) -> Read {
     let text = argv[i].value.as_str();
     let mut uses = Vec::new();
+    let mut unknown = false;
     let mut buffer = [0u8; 5];
     for (pos, c) in text[1..].char_indices() {
         buffer[0] = b'-';
         let letter = c.encode_utf8(&mut buffer[1..]).len();
         let spelling = std::str::from_utf8(&buffer[..1 + letter]).unwrap_or("");
         let Some(known) = spec.option(spelling) else {
-            return Read::Unknown;
+            unknown = true;
+            continue;
         };
         if known.takes_value {
             let rest = 1 + pos + c.len_utf8();
@@ -259,7 +276,11 @@ fn read_cluster(spec: &'static Spec, argv: &[Word], i: usize) -> Read {
                 known: Some(known),
                 value,
             });
-            return Read::Options(uses, next);
+            return if unknown {
+                Read::Unknown(uses)
+            } else {
+                Read::Options(uses, next)
+            };
         }
         uses.push(OptionUse {
             index: i,
@@ -267,5 +288,96 @@ fn read_cluster(spec: &'static Spec, argv: &[Word], i: usize) -> Read {
             value: None,
         });
     }
-    Read::Options(uses, i + 1)
+    if unknown {
+        Read::Unknown(uses)
+    } else {
+        Read::Options(uses, i + 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(line: &str) -> Vec<Word> {
+        line.split_whitespace().map(Word::literal).collect()
+    }
+
+    /// The spec at `git SUB`.
+    fn git(sub: &str) -> &'static Spec {
+        crate::rules::lexicon_entry("git")
+            .and_then(|git| git.sub(sub))
+            .expect("git sub in the lexicon")
+    }
+
+    fn spellings(reading: &Reading) -> Vec<&'static str> {
+        reading
+            .uses
+            .iter()
+            .map(|u| u.known.map_or("(family)", |k| k.spelling.get()))
+            .collect()
+    }
+
+    #[test]
+    fn clusters_attached_values_and_next_word_values() {
+        let argv = words("git log -pn5 --author me -U3 --grep=x HEAD");
+        let reading = read(git("log"), &argv, 2);
+        assert_eq!(spellings(&reading), ["-p", "-n", "--author", "(family)", "--grep"]);
+        assert_eq!(reading.uses[1].value, Some(Value::Attached(3)));
+        assert_eq!(reading.uses[2].value, Some(Value::Next(4)));
+        assert_eq!(reading.uses[3].value, Some(Value::Attached(2)));
+        assert_eq!(reading.uses[4].value, Some(Value::Attached(7)));
+        assert_eq!(reading.operands, [7]);
+        assert!(reading.unknown.is_empty());
+    }
+
+    #[test]
+    fn long_options_resolve_by_unique_prefix_only() {
+        let argv = words("git log --onel --first-p HEAD");
+        let reading = read(git("log"), &argv, 2);
+        assert_eq!(spellings(&reading), ["--oneline", "--first-parent"]);
+        // `--no-m` could be --no-merges or --no-mailmap: not one option.
+        let argv = words("git log --no-m");
+        let reading = read(git("log"), &argv, 2);
+        assert_eq!(reading.unknown, [2]);
+        assert!(reading.uses.len() > 1, "each candidate is kept");
+    }
+
+    #[test]
+    fn numbers_unknown_letters_and_the_end_of_options() {
+        let argv = words("git log -5 -%p -- -p");
+        let reading = read(git("log"), &argv, 2);
+        assert_eq!(spellings(&reading), ["-NUM", "-p"]);
+        assert_eq!(reading.unknown, [3]);
+        assert_eq!(reading.operands, [5]);
+    }
+
+    #[test]
+    fn run_time_words_in_option_position() {
+        let mut dynamic = Word::literal("$FLAGS");
+        dynamic.dynamic = true;
+        let mut glob = Word::literal("*");
+        glob.glob = true;
+        let argv = vec![Word::literal("git"), Word::literal("log"), dynamic, glob];
+        let reading = read(git("log"), &argv, 2);
+        assert_eq!(reading.maybe_options, [2, 3]);
+        let argv = vec![
+            Word::literal("git"),
+            Word::literal("log"),
+            Word::literal("--"),
+            argv[2].clone(),
+        ];
+        assert!(read(git("log"), &argv, 2).maybe_options.is_empty());
+    }
+
+    #[test]
+    fn the_subcommand_is_found_after_global_options() {
+        let spec = crate::rules::lexicon_entry("git").expect("git");
+        let argv = words("git -C sub --no-pager -c a.b=c log -1");
+        let (place, before) = first_operand(spec, &argv, 1);
+        assert_eq!(place, Some((6, 0, 7)));
+        assert_eq!(spellings(&before), ["-C", "--no-pager", "-c"]);
+        let argv = words("git -- log");
+        assert_eq!(first_operand(spec, &argv, 1).0, None);
+    }
 }

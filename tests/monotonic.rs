@@ -6,6 +6,9 @@
 //!    -exec`).
 //! 2. A FREE command added with `;` (before or after) never lowers a
 //!    verdict.
+//! 3. A harmless-looking environment prefix (`LANG=C cmd`, `FOO=1 cmd`)
+//!    never lowers a verdict, and neither does a git global option
+//!    inserted after `git` (`git --no-pager -c color.ui=never …`).
 //!
 //! Both are checked exhaustively over every single-line command of
 //! `corpus/*.tsv`, and by proptest over generated commands (lexicon verbs
@@ -98,6 +101,23 @@ const NOT_PROGRAMS: &[&str] = &[
     "times",
 ];
 
+/// Environment prefixes that look harmless (known names, and names
+/// portcullis does not know).
+const ENVIRONMENT_PREFIXES: &[&str] = &["LANG=C", "NO_COLOR=1", "CI=true", "FOO=1", "TERM=dumb"];
+
+/// Git global options inserted right after `git`.
+const GIT_GLOBALS: &[&str] = &[
+    "--no-pager",
+    "-P",
+    "-C .",
+    "-c color.ui=never",
+    "--literal-pathspecs",
+    "--attr-source HEAD",
+    "--config-env=color.ui=HOME",
+    "--no-optional-locks",
+    "--bare",
+];
+
 /// `'…'`: `text` as one single-quoted shell word.
 fn quote(text: &str) -> String {
     format!("'{}'", text.replace('\'', "'\\''"))
@@ -161,6 +181,13 @@ fn forms() -> Vec<Form> {
             wrap: Box::new(move |c| format!("{shell} {}", quote(c))),
         });
     }
+    for assignment in ENVIRONMENT_PREFIXES {
+        forms.push(Form {
+            name: (*assignment).into(),
+            whole_line: false,
+            wrap: Box::new(move |c| format!("{assignment} {c}")),
+        });
+    }
     forms.push(Form {
         name: "find -exec".into(),
         whole_line: false,
@@ -203,6 +230,17 @@ fn check(command: &str, forms: &[Form], location: &Location) -> Vec<String> {
                 "{}: {base} for {command:?} but {got} for {wrapped:?}",
                 form.name
             ));
+        }
+    }
+    if one_program && let Some(rest) = command.strip_prefix("git ") {
+        for global in GIT_GLOBALS {
+            let inserted = format!("git {global} {rest}");
+            let got = evaluate(&inserted, location).verdict();
+            if got < base {
+                violations.push(format!(
+                    "git {global}: {base} for {command:?} but {got} for {inserted:?}"
+                ));
+            }
         }
     }
     for free in FREE_COMMANDS {
