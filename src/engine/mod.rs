@@ -745,7 +745,17 @@ impl<'a> Run<'a> {
         }
         let location = self.location;
         if matches!(written, "cd" | "pushd" | "popd") {
-            *cwd = match (written, words.get(1)) {
+            // Its options (`cd -P dir`) are read as any verb's: one it does
+            // not have is not free, and the folder is the first operand.
+            let classified = lexicon::classify(written, words);
+            if let Some(classified) = &classified {
+                self.unknown_options(classified, words, part, depth);
+            }
+            let operand = classified
+                .as_ref()
+                .and_then(|c| c.operands.first())
+                .and_then(|&i| words.get(i));
+            *cwd = match (written, operand) {
                 ("popd", _) => None,
                 (_, None) => location.home.clone(),
                 (_, Some(dir)) if dir.value == "-" => None,
