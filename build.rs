@@ -154,6 +154,9 @@ struct Flag {
     note: Option<String>,
     #[serde(default)]
     lowers: bool,
+    /// `"shell"`: the flag's value is a command line the program runs.
+    #[serde(default)]
+    runs: Option<String>,
 }
 
 #[derive(Deserialize, Clone)]
@@ -456,6 +459,12 @@ fn node_of(spec: &Spec, name: &str, context: &str) -> BuildResult<Node> {
         if let Some(mode) = flag.writes.as_deref().filter(|m| *m != "value") {
             writes_variant(Some(mode), &context)?;
         }
+        if let Some(runs) = flag.runs.as_deref().filter(|r| *r != "shell") {
+            return Err(format!("{context}: unknown `runs` value `{runs}` (known: shell)"));
+        }
+        if flag.runs.is_some() && flag.class != "exec" {
+            return Err(format!("{context}: a flag that runs its value must be classed exec"));
+        }
         if flag.lowers && !matches!(flag.class.as_str(), "inspect" | "build" | "test" | "format") {
             return Err(format!(
                 "{context}: a lowering flag must lower to a free class, not `{}`",
@@ -496,7 +505,7 @@ fn option_table(spec: &Spec, flag_start: usize) -> BTreeMap<String, (bool, u32)>
         table.insert(opt.clone(), (true, u32::MAX));
     }
     for (j, flag) in spec.flags.iter().enumerate() {
-        let takes_value = flag.writes.as_deref() == Some("value");
+        let takes_value = flag.writes.as_deref() == Some("value") || flag.runs.is_some();
         for spelling in &flag.flag {
             let entry = table
                 .entry(spelling.clone())
@@ -572,12 +581,13 @@ fn render_flag(flag: &Flag, blob: &mut Blob) -> String {
         long.trim_start_matches(['-', '+']).to_string()
     });
     format!(
-        "FlagRule {{ spellings: {}, class: {}, writes: {writes}, id: {}, note: {}, lowers: {} }}",
+        "FlagRule {{ spellings: {}, class: {}, writes: {writes}, id: {}, note: {}, lowers: {}, runs_shell: {} }}",
         blob.list(&flag.flag),
         capitalised_class(&flag.class),
         blob.text(&id),
         blob.text(flag.note.as_deref().unwrap_or("")),
-        flag.lowers
+        flag.lowers,
+        flag.runs.is_some()
     )
 }
 

@@ -49,6 +49,9 @@ pub struct Classified {
     /// Indices of words in option position only known at run time (`$X`,
     /// `*`), for a verb with options that raise its class.
     pub maybe_options: Vec<usize>,
+    /// Option values that are command lines the program runs (`tar -I
+    /// CMD`), where they are (the same positions as writes).
+    pub scripts: Vec<Written>,
 }
 
 /// Finds a verb's entry: exactly, then lower-cased (case-insensitive file
@@ -117,6 +120,7 @@ pub fn classify(verb: &str, argv: &[Word]) -> Option<Classified> {
     let mut lowered_by: Option<&'static FlagRule> = None;
     let mut writes_mode = spec.writes;
     let mut writes = Vec::new();
+    let mut scripts = Vec::new();
     for used in &uses {
         let Some(flag) = used.known.and_then(|k| k.flag()) else {
             continue;
@@ -128,6 +132,13 @@ pub fn classify(verb: &str, argv: &[Word]) -> Option<Classified> {
         if flag.class.rank() > effect.rank() {
             effect = flag.class;
             decided_by = Some(flag);
+        }
+        if flag.runs_shell {
+            match used.value {
+                Some(Value::Attached(at)) => scripts.push(Written::Attached(used.index, at)),
+                Some(Value::Next(at)) => scripts.push(Written::Arg(at)),
+                None => {}
+            }
         }
         match flag.writes {
             FlagWrites::Unchanged => {}
@@ -209,6 +220,7 @@ pub fn classify(verb: &str, argv: &[Word]) -> Option<Classified> {
         operands,
         unknown_options,
         maybe_options,
+        scripts,
     })
 }
 

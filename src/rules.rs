@@ -103,6 +103,8 @@ pub struct FlagRule {
     /// The flag makes the command only look (a dry run or a listing:
     /// `git clean -n`, `unzip -l`): its class replaces every other.
     pub lowers: bool,
+    /// Its value is a command line the program runs (`tar -I CMD`).
+    pub runs_shell: bool,
 }
 
 /// One option spelling a spec knows (`rules/lexicon`: `opts`,

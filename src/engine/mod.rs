@@ -932,6 +932,7 @@ impl<'a> Run<'a> {
             }
         }
         self.unknown_options(&classified, &verb_words, part, depth);
+        self.option_scripts(&classified, &verb_words, part, depth, local_cwd.clone());
         if !is_script {
             self.find(
                 effect.verdict(),
@@ -1054,6 +1055,38 @@ impl<'a> Run<'a> {
                 "Write the options out literally, or put `--` before operands only known at run time (`cat -- \"$f\"`).",
                 part,
             );
+        }
+    }
+
+    /// The command lines a program's options run (`tar -I CMD`, `man -P
+    /// CMD`, `rsync -e CMD`): each judged as a script, so the floor holds
+    /// inside them; one only known at run time is a dynamic script.
+    fn option_scripts(&mut self, classified: &lexicon::Classified, words: &[Word], part: &str, depth: usize, cwd: Option<PathBuf>) {
+        for place in &classified.scripts {
+            let (word, text) = match place {
+                Written::Arg(i) => match words.get(*i) {
+                    Some(w) => (w, w.value.as_str()),
+                    None => continue,
+                },
+                Written::Attached(i, at) => match words.get(*i) {
+                    Some(w) => (w, w.value.get(*at..).unwrap_or("")),
+                    None => continue,
+                },
+                Written::KeyValue(_) | Written::Cwd => continue,
+            };
+            if word.dynamic {
+                self.find(
+                    Verdict::Signed,
+                    "parse.dynamic-script",
+                    format!("an option of `{}` runs `{}`, which is only known when the command runs", classified.path.join(" "), limits::clip(&word.source, 80)),
+                    "Write the command out literally so it can be checked.",
+                    part,
+                );
+                continue;
+            }
+            self.note(depth, || format!("option runs: {text}"));
+            let text = text.to_string();
+            self.script(&text, depth + 1, cwd.clone());
         }
     }
 
