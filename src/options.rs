@@ -161,8 +161,21 @@ pub fn is_option(word: &str) -> bool {
 /// called `--something`.
 fn may_be_option(word: &Word) -> bool {
     let first = word.value.as_bytes().first().copied();
-    (word.dynamic && matches!(first, Some(b'$' | b'`')))
+    (word.dynamic && matches!(first, Some(b'$' | b'`')) && !starts_with_a_path(&word.value))
         || (word.glob && matches!(first, Some(b'*' | b'?' | b'[' | b'{')))
+}
+
+/// Variables the shell keeps as absolute paths (`$HOME`, `$PWD`), and the
+/// working folder's substitution: a word starting with one never starts
+/// with `-` (setting HOME is a setting of its own, judged as one).
+fn starts_with_a_path(value: &str) -> bool {
+    ["$HOME", "${HOME}", "$PWD", "${PWD}", "$OLDPWD", "${OLDPWD}", "$(pwd)", "`pwd`"]
+        .iter()
+        .any(|v| {
+            value
+                .strip_prefix(v)
+                .is_some_and(|rest| !rest.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_'))
+        })
 }
 
 /// Reads the option word at `argv[i]`.

@@ -164,6 +164,14 @@ pub fn explain(command: &str, location: &Location) -> (Decision, Vec<String>) {
     (run.finish(command), trace)
 }
 
+/// `set -o` names that change nothing about which commands run or what
+/// they are given (`keyword` does: it is not here).
+const SHELL_OPTIONS: &[&str] = &[
+    "allexport", "braceexpand", "emacs", "errexit", "errtrace", "functrace", "hashall", "histexpand",
+    "history", "ignoreeof", "interactive-comments", "monitor", "noclobber", "noexec", "noglob",
+    "nolog", "notify", "nounset", "onecmd", "physical", "pipefail", "posix", "verbose", "vi", "xtrace",
+];
+
 /// What to do instead of a setting that runs code.
 const SETTING_REMEDIATION: &str = "Run the command without that setting (or with a plain value such as PAGER=cat), so what runs can be checked.";
 
@@ -1131,13 +1139,30 @@ impl<'a> Run<'a> {
             }
         }
         // `set -a` / `set -o allexport`: every assignment after it exports.
+        // `set -o NAME` names a shell option: only those known to change
+        // nothing about what runs are free (`-k`/`keyword` moves words
+        // into the environment of the commands after it).
         if verb == "set" {
             let mut words = args.iter().map(|w| w.value.as_str()).peekable();
             while let Some(word) = words.next() {
-                let allexport = (word.starts_with('-') && !word.starts_with("--") && word.contains('a'))
-                    || (word == "-o" && words.peek() == Some(&"allexport"));
-                if allexport {
+                let letters = (word.starts_with('-') || word.starts_with('+')) && !word.starts_with("--");
+                if letters && word.starts_with('-') && word.contains('a') {
                     self.allexport = true;
+                }
+                if !matches!(word, "-o" | "+o") {
+                    continue;
+                }
+                let Some(name) = words.next() else { continue };
+                if name == "allexport" && word == "-o" {
+                    self.allexport = true;
+                } else if !SHELL_OPTIONS.contains(&name) {
+                    self.find(
+                        Verdict::Signed,
+                        "lexicon.set.option",
+                        format!("`set {word} {name}` changes how the shell reads the commands after it, and portcullis does not follow that option"),
+                        "Leave the shell option out, or let the person approve it.",
+                        part,
+                    );
                 }
             }
         }
