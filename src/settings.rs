@@ -21,8 +21,9 @@ const GIT_COMMAND_KEYS: &[&str] = &[
 /// How a variable is set: for the programs started after it (a prefix
 /// `X=v cmd`, `export`, `env`, `declare -x`, any assignment after `set -a`),
 /// or as a shell variable (`x=v` alone), which reaches programs only when
-/// the variable is already exported: portcullis cannot see which are, so
-/// an upper-case name counts as exported.
+/// the variable is already exported: the names programs are known to read
+/// (`HOME`, `PAGER`, `PATH`) are judged either way; other names only when
+/// exported.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Scope {
     /// Given to the programs started after it.
@@ -92,8 +93,9 @@ pub fn environment(name: &str, value: &str, scope: Scope) -> Option<(&'static st
     if listed(ENV_HARMLESS, name) {
         return None;
     }
-    // A lower-case name set alone is a shell variable (`i=0`, `dir=src`).
-    if scope == Scope::Shell && name.bytes().any(|b| b.is_ascii_lowercase()) {
+    // Set alone, a name no list knows is a shell variable (`i=0`, `DIR=src`):
+    // the names programs are known to read are judged above either way.
+    if scope == Scope::Shell {
         return None;
     }
     Some((
@@ -199,7 +201,9 @@ mod tests {
         assert_eq!(env("SOMETHING_NEW", "1"), Some("setting.unknown"));
         assert_eq!(env("lower", "1"), Some("setting.unknown"));
         assert_eq!(environment("lower", "1", Scope::Shell), None);
-        assert!(environment("UPPER", "1", Scope::Shell).is_some());
+        assert_eq!(environment("UPPER", "1", Scope::Shell), None);
+        assert!(environment("PAGER", "sh -c id", Scope::Shell).is_some());
+        assert!(environment("HOME", "/", Scope::Shell).is_some());
         assert!(matches("CARGO_TARGET_*_RUNNER", "CARGO_TARGET_X_RUNNER"));
         assert!(!matches("CARGO_TARGET_*_RUNNER", "CARGO_TARGET_RUNNER"));
     }
