@@ -297,6 +297,9 @@ pub enum CodeEffect {
     Dynamic,
     /// Signals or changes other processes.
     Process,
+    /// A call or value that does not resolve to a known pure function: the
+    /// lane cannot vouch for what it does.
+    Unresolved,
 }
 
 impl CodeEffect {
@@ -310,6 +313,7 @@ impl CodeEffect {
             CodeEffect::Network => "network",
             CodeEffect::Dynamic => "dynamic",
             CodeEffect::Process => "process",
+            CodeEffect::Unresolved => "unresolved",
         }
     }
 
