@@ -1042,11 +1042,9 @@ impl<'s> Lane<'s> {
                 "identifier" | "import" | "super" => {}
                 "member_expression" | "subscript_expression" => {
                     // A name chain (`fs.rmSync.call`) is the callee itself;
-                    // anything else may hold calls of its own.
-                    if let Some(object) = self.fields.child(f, "object")
-                        && !matches!(self.eval(object, 0), Value::Name(_) | Value::Module(_))
-                    {
-                        self.visit(object, depth + 1);
+                    // anything else may hold calls of its own (`require('x')`).
+                    if let Some(object) = self.fields.child(f, "object") {
+                        self.visit_receiver(object, depth + 1);
                     }
                     if kind(f) == "subscript_expression"
                         && let Some(index) = self.fields.child(f, "index")
@@ -1115,6 +1113,36 @@ impl<'s> Lane<'s> {
         }
         let t = self.text(node).to_string();
         self.findings.call(&callee, &args, &t, line(node), analyse);
+    }
+
+    /// The receiver of a method call: the calls and indexes in its chain
+    /// are walked (`require('fs').promises.readFile`); its named parts are
+    /// the callee's own name, not values used.
+    fn visit_receiver(&mut self, node: Node<'s>, depth: usize) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        match kind(node) {
+            "identifier" | "this" => {}
+            "member_expression" => {
+                if let Some(object) = self.fields.child(node, "object") {
+                    self.visit_receiver(object, depth + 1);
+                }
+            }
+            "subscript_expression" => {
+                if let Some(object) = self.fields.child(node, "object") {
+                    self.visit_receiver(object, depth + 1);
+                }
+                if let Some(index) = self.fields.child(node, "index") {
+                    self.visit(index, depth + 1);
+                }
+            }
+            "parenthesized_expression" | "await_expression" => match node.named_child(0) {
+                Some(inner) => self.visit_receiver(inner, depth + 1),
+                None => {}
+            },
+            _ => self.visit(node, depth + 1),
+        }
     }
 
     /// Whether a call resolves: to a table entry (pure or with an effect
