@@ -216,7 +216,8 @@ fn is_json_file(spec: &str) -> bool {
 
 /// Whether a dotted name passes through a member of [`FORBIDDEN_MEMBERS`].
 fn forbidden(name: &str) -> bool {
-    name.split('.').any(|part| FORBIDDEN_MEMBERS.contains(&part))
+    name.split('.')
+        .any(|part| FORBIDDEN_MEMBERS.contains(&part))
 }
 
 /// The table entry of a resolved name; `method` allows the `*.m` entries.
@@ -473,7 +474,9 @@ impl<'s> Lane<'s> {
                 .filter(|name| {
                     self.bindings.get(*name).is_some_and(|bs| {
                         bs.iter().any(|b| match b {
-                            Binding::Value(v, _) | Binding::Plus(v) => !self.is_numeric(*v, &set, 0),
+                            Binding::Value(v, _) | Binding::Plus(v) => {
+                                !self.is_numeric(*v, &set, 0)
+                            }
                             _ => false,
                         })
                     })
@@ -511,8 +514,9 @@ impl<'s> Lane<'s> {
                 };
                 match op {
                     "+" | "&&" | "||" | "??" => both(),
-                    "<" | ">" | "<=" | ">=" | "==" | "===" | "!=" | "!==" | "in"
-                    | "instanceof" => true,
+                    "<" | ">" | "<=" | ">=" | "==" | "===" | "!=" | "!==" | "in" | "instanceof" => {
+                        true
+                    }
                     _ => numeric_operator(op),
                 }
             }
@@ -524,7 +528,10 @@ impl<'s> Lane<'s> {
                 let callee = self.callee(field("function"), 0);
                 callee.name.is_some_and(|n| {
                     n.starts_with("Math.")
-                        || matches!(n.as_str(), "Number" | "parseInt" | "parseFloat" | "Date.now")
+                        || matches!(
+                            n.as_str(),
+                            "Number" | "parseInt" | "parseFloat" | "Date.now"
+                        )
                 })
             }
             _ => false,
@@ -606,7 +613,7 @@ impl<'s> Lane<'s> {
                         self.visit(value, depth + 1);
                     }
                     if let Some(name) = self.fields.child(node, "name") {
-                        self.bind(name, v, depth);
+                        self.bind(name, v);
                     }
                 }
             }
@@ -617,7 +624,10 @@ impl<'s> Lane<'s> {
                 ) else {
                     return;
                 };
-                if matches!(kind(left), "identifier" | "object_pattern" | "array_pattern") {
+                if matches!(
+                    kind(left),
+                    "identifier" | "object_pattern" | "array_pattern"
+                ) {
                     self.visit_pattern(left, depth + 1);
                     let v = self.eval(right, 0);
                     if matches!(kind(right), "identifier" | "member_expression") {
@@ -625,7 +635,7 @@ impl<'s> Lane<'s> {
                     } else {
                         self.visit(right, depth + 1);
                     }
-                    self.bind(left, v, depth);
+                    self.bind(left, v);
                 } else {
                     self.visit(right, depth + 1);
                     self.assign_target(left, depth + 1);
@@ -667,7 +677,10 @@ impl<'s> Lane<'s> {
                 }
                 self.visit_named_except(node, &["name", "parameters"], depth);
             }
-            "function_expression" | "arrow_function" | "method_definition" | "function"
+            "function_expression"
+            | "arrow_function"
+            | "method_definition"
+            | "function"
             | "generator_function" => {
                 if let Some(params) = self.fields.child(node, "parameters") {
                     self.visit_pattern(params, depth + 1);
@@ -849,7 +862,7 @@ impl<'s> Lane<'s> {
 
     /// Binds the names of a declaration or assignment target, destructuring
     /// objects (`const {rmSync: r} = require('fs')`).
-    fn bind(&mut self, target: Node, value: Value, depth: usize) {
+    fn bind(&mut self, target: Node, value: Value) {
         match kind(target) {
             "identifier" => {
                 self.env.insert(self.text(target).to_string(), value);
@@ -881,14 +894,14 @@ impl<'s> Lane<'s> {
                                 _ => Some(inner),
                             };
                             if let Some(inner) = inner {
-                                self.bind(inner, v, depth);
+                                self.bind(inner, v);
                             }
                         }
                         "object_assignment_pattern" => {
                             if let Some(left) = self.fields.child(child, "left") {
                                 let name = self.text(left).to_string();
                                 let v = self.member(&value, &name);
-                                self.bind(left, v, depth);
+                                self.bind(left, v);
                             }
                         }
                         _ => {}
@@ -899,7 +912,7 @@ impl<'s> Lane<'s> {
                 let mut cursor = target.walk();
                 let children: Vec<Node> = target.named_children(&mut cursor).collect();
                 for child in children {
-                    self.bind(child, Value::Unknown, depth);
+                    self.bind(child, Value::Unknown);
                 }
             }
             _ => {}
@@ -1011,7 +1024,10 @@ impl<'s> Lane<'s> {
     fn value_use(&mut self, node: Node<'s>, value: &Value, binding: bool) {
         // A statement of its own (`x;`, `node -p 'process'`): the value is
         // dropped or printed, never run.
-        if node.parent().is_some_and(|p| kind(p) == "expression_statement") {
+        if node
+            .parent()
+            .is_some_and(|p| kind(p) == "expression_statement")
+        {
             return;
         }
         match value {
@@ -1062,8 +1078,8 @@ impl<'s> Lane<'s> {
         let mut callee = self.callee(function, 0);
         let mut args = self.args(arguments, 0);
         let name = callee.name.clone().unwrap_or_default();
-        let loader = matches!(name.as_str(), "require" | "import")
-            || OTHER_LOADERS.contains(&name.as_str());
+        let loader =
+            matches!(name.as_str(), "require" | "import") || OTHER_LOADERS.contains(&name.as_str());
         let dynamic_lookup = if loader {
             !matches!(args.get(0), Some(Value::Text { .. }))
         } else {
@@ -1109,7 +1125,7 @@ impl<'s> Lane<'s> {
             && e.callback_ok
             && let Some(index) = e.code
         {
-            self.callback_argument(arguments, &mut args, index);
+            self.callback_argument(arguments, &args, index);
         }
         let t = self.text(node).to_string();
         self.findings.call(&callee, &args, &t, line(node), analyse);
@@ -1137,10 +1153,11 @@ impl<'s> Lane<'s> {
                     self.visit(index, depth + 1);
                 }
             }
-            "parenthesized_expression" | "await_expression" => match node.named_child(0) {
-                Some(inner) => self.visit_receiver(inner, depth + 1),
-                None => {}
-            },
+            "parenthesized_expression" | "await_expression" => {
+                if let Some(inner) = node.named_child(0) {
+                    self.visit_receiver(inner, depth + 1);
+                }
+            }
             _ => self.visit(node, depth + 1),
         }
     }
@@ -1180,16 +1197,23 @@ impl<'s> Lane<'s> {
             return;
         }
         let (body, params) = texts.split_last().unwrap_or((&"", &[]));
-        let code = format!("(function anonymous({}\n) {{\n{body}\n}})", params.join(","));
-        let source = args.positional.last().map(|(_, s)| s.clone()).unwrap_or_default();
+        let code = format!(
+            "(function anonymous({}\n) {{\n{body}\n}})",
+            params.join(",")
+        );
+        let source = args
+            .positional
+            .last()
+            .map(|(_, s)| s.clone())
+            .unwrap_or_default();
         args.positional = vec![(Value::text(code), source)];
     }
 
     /// The callback of `setTimeout` and its kind: a function of the code or
     /// a known pure function is a callback; a promise's `resolve` too;
     /// anything else unknown may be a string of code (Deno and Bun run it).
-    fn callback_argument(&mut self, arguments: Option<Node<'s>>, args: &mut Args, index: u8) {
-        let Some((value, _)) = args.positional.get_mut(index as usize) else {
+    fn callback_argument(&mut self, arguments: Option<Node<'s>>, args: &Args, index: u8) {
+        let Some((value, _)) = args.positional.get(index as usize) else {
             return;
         };
         let node = arguments.and_then(|a| {
@@ -1198,14 +1222,11 @@ impl<'s> Lane<'s> {
                 .filter(|c| kind(c) != "comment")
                 .nth(index as usize)
         });
-        match value {
-            Value::Unknown => {
-                let resolve = node.is_some_and(|n| kind(n) == "identifier" && self.promise_param(n));
-                if !resolve && let Some(n) = node {
-                    self.flag(n);
-                }
+        if matches!(value, Value::Unknown) {
+            let resolve = node.is_some_and(|n| kind(n) == "identifier" && self.promise_param(n));
+            if !resolve && let Some(n) = node {
+                self.flag(n);
             }
-            _ => {}
         }
     }
 
@@ -1233,7 +1254,7 @@ impl<'s> Lane<'s> {
                 .and_then(|p| p.named_child(0))
         });
         if let Some(param) = param {
-            self.bind(param, module, 0);
+            self.bind(param, module);
         }
     }
 
@@ -1265,7 +1286,10 @@ impl<'s> Lane<'s> {
             node = parent;
             if !matches!(
                 kind(node),
-                "arrow_function" | "function_expression" | "function_declaration" | "method_definition"
+                "arrow_function"
+                    | "function_expression"
+                    | "function_declaration"
+                    | "method_definition"
             ) {
                 continue;
             }
@@ -1283,10 +1307,9 @@ impl<'s> Lane<'s> {
                 kind(args) == "arguments"
                     && args.parent().is_some_and(|new| {
                         kind(new) == "new_expression"
-                            && self
-                                .fields
-                                .child(new, "constructor")
-                                .is_some_and(|c| matches!(self.eval(c, 0), Value::Name(n) if n == "Promise"))
+                            && self.fields.child(new, "constructor").is_some_and(
+                                |c| matches!(self.eval(c, 0), Value::Name(n) if n == "Promise"),
+                            )
                     })
             });
         }
@@ -1387,7 +1410,10 @@ impl<'s> Lane<'s> {
             Value::Module(name.to_string())
         } else if name == "__dirname" {
             Value::text(".")
-        } else if matches!(name, "undefined" | "NaN" | "Infinity" | "arguments" | "__filename") {
+        } else if matches!(
+            name,
+            "undefined" | "NaN" | "Infinity" | "arguments" | "__filename"
+        ) {
             Value::Unknown
         } else {
             Value::Name(name.to_string())
@@ -1405,8 +1431,11 @@ impl<'s> Lane<'s> {
             node = parent;
             match kind(node) {
                 "method_definition" | "class_body" | "field_definition" => return Value::Unknown,
-                "function_declaration" | "function_expression" | "generator_function"
-                | "generator_function_declaration" | "program" => break,
+                "function_declaration"
+                | "function_expression"
+                | "generator_function"
+                | "generator_function_declaration"
+                | "program" => break,
                 _ => {}
             }
         }
@@ -1520,7 +1549,10 @@ impl<'s> Lane<'s> {
             "true" => Value::Bool(true),
             "false" => Value::Bool(false),
             "number" => value::parse_integer(self.text(node)).map_or(Value::Unknown, Value::Int),
-            "arrow_function" | "function_expression" | "function" | "generator_function"
+            "arrow_function"
+            | "function_expression"
+            | "function"
+            | "generator_function"
             | "class" => Value::Function,
             "call_expression" | "new_expression" => self.call_value(node, depth),
             _ => Value::Unknown,

@@ -352,7 +352,10 @@ fn node<'w>(args: &'w [Word]) -> Route<'w> {
         if arg.dynamic && a.starts_with('$') {
             // A program (or an option) only known at run time: nobody can
             // read what it runs.
-            return Route::File { lane: js, path: arg };
+            return Route::File {
+                lane: js,
+                path: arg,
+            };
         }
         if a.len() <= 1 || !a.starts_with('-') {
             break;
@@ -365,7 +368,8 @@ fn node<'w>(args: &'w [Word]) -> Route<'w> {
             Some((n, v)) if a.starts_with("--") => (n, Some(v)),
             _ => (a, None),
         };
-        let name = name.get(..2).unwrap_or("").to_string() + &name.get(2..).unwrap_or("").replace('_', "-");
+        let name = name.get(..2).unwrap_or("").to_string()
+            + &name.get(2..).unwrap_or("").replace('_', "-");
         let next = args.get(i + 1);
         let next_is_value = next.is_some_and(|n| !n.value.starts_with('-') && !n.value.is_empty());
         match name.as_str() {
@@ -584,7 +588,10 @@ mod tests {
         assert_eq!(kind("node", "--no-warnings x.js"), "file x.js");
         // `_` is `-` in node's option names; unknown options and
         // preloads go to the lexicon.
-        assert_eq!(kind("node", "--experimental_loader=./x.mjs -e X"), "lexicon");
+        assert_eq!(
+            kind("node", "--experimental_loader=./x.mjs -e X"),
+            "lexicon"
+        );
         assert_eq!(kind("node", "--input_type=module -e X"), "inline X");
         assert_eq!(kind("node", "--env-file=.env -e X"), "lexicon");
         assert_eq!(kind("node", "--inspect -e X"), "lexicon");
