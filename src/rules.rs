@@ -297,8 +297,7 @@ pub enum CodeEffect {
     Dynamic,
     /// Signals or changes other processes.
     Process,
-    /// A call or value that does not resolve to a known pure function: the
-    /// lane cannot vouch for what it does.
+    /// A call the lane cannot resolve to a known pure function.
     Unresolved,
 }
 
