@@ -1,31 +1,33 @@
 //! The JavaScript lane (TypeScript is read as JavaScript: syntax only
 //! TypeScript has makes the code unparsable, which is SIGNED, never FREE).
-//! Parses code with tree-sitter-javascript and walks it once, following
+//! Parses code with tree-sitter-javascript and walks it, following
 //! `require`, `import`, dynamic `import()`, destructuring and aliases
 //! (`const {rmSync: r} = require('fs')`) so each call resolves to a
 //! canonical name that `rules/inline.json` judges.
 //!
+//! FREE is proven, not presumed: every call must resolve to an entry of the
+//! table (`none` entries are the known pure functions and values), every
+//! module loaded must be one the lane knows, and no value the lane cannot
+//! name (a member chosen at run time, `require` or a module passed around,
+//! the `Function` constructor reached through `.constructor`) may reach a
+//! place where it could run. Anything else is `unresolved`, reported after
+//! the effects so an effect's own rule stays first.
+//!
 //! Takes code text; returns an [`Analysis`]. Bindings are flow-insensitive
-//! and global, as in the Python lane.
+//! and global, as in the Python lane; the proofs that need more (a number
+//! index, a constant key) count every binding of a name in the code.
 
 use super::value::{self, Value};
-use super::{Analysis, Args, Callee, Fields, Findings, Language, MAX_DEPTH};
+use super::{Analysis, Args, Callee, Fields, Findings, Found, Language, MAX_DEPTH};
 use crate::grammar::Grammar;
-use crate::rules::CodeEffect;
-use std::collections::HashMap;
+use crate::rules::{self, CodeCall, CodeEffect, CodeLanguage};
+use std::collections::{HashMap, HashSet};
 use tree_sitter::Node;
 
 /// The kind name of a JavaScript node (see [`Grammar::kind`]).
 fn kind<'t>(node: impl std::borrow::Borrow<Node<'t>>) -> &'static str {
     Grammar::JavaScript.kind(*node.borrow())
 }
-
-/// Globals the lane knows by their bare name.
-#[rustfmt::skip]
-const GLOBALS: &[&str] = &[
-    "Bun", "Deno", "EventSource", "Function", "WebSocket", "XMLHttpRequest", "eval", "fetch",
-    "module", "navigator", "process", "require", "setImmediate", "setInterval", "setTimeout",
-];
 
 /// Node's built-in modules, which `node -e` and `node -p` make globals.
 #[rustfmt::skip]
@@ -36,6 +38,47 @@ const NODE_MODULES: &[&str] = &[
 
 /// Names of the global object itself (`globalThis.eval` is `eval`).
 const GLOBAL_OBJECTS: &[&str] = &["global", "globalThis", "self", "window"];
+
+/// Modules code may load without a finding of its own: the built-ins whose
+/// functions are in `rules/inline.json`, pure or with their effects. Any
+/// other module (a package, a project file, `vm`'s cousins `repl`,
+/// `module`, `inspector`, `v8`) runs or exposes code the lane cannot read.
+#[rustfmt::skip]
+const LOADABLE_MODULES: &[&str] = &[
+    "assert", "assert/strict", "buffer", "child_process", "cluster", "console", "crypto", "dgram",
+    "dns", "dns/promises", "events", "fs", "fs/promises", "http", "http2", "https", "net", "os",
+    "path", "path/posix", "path/win32", "perf_hooks", "process", "querystring", "readline",
+    "readline/promises", "stream", "stream/promises", "string_decoder", "timers",
+    "timers/promises", "tls", "tty", "url", "util", "vm", "worker_threads", "zlib",
+];
+
+/// Member names that lead to the `Function` constructor, a prototype or a
+/// caller (`(() => 0).constructor('…')`, `arguments.callee.caller`): never
+/// resolved, whatever the object.
+#[rustfmt::skip]
+const FORBIDDEN_MEMBERS: &[&str] = &[
+    "constructor", "__proto__", "caller", "callee", "__defineGetter__", "__defineSetter__",
+    "__lookupGetter__", "__lookupSetter__",
+];
+
+/// Ways of loading a module other than `require` and `import`: they load
+/// as `require` does, and are unresolved in their own right.
+#[rustfmt::skip]
+const OTHER_LOADERS: &[&str] = &[
+    "module.require", "require.main.require", "process.mainModule.require",
+    "process.getBuiltinModule", "module.constructor._load", "module._load",
+];
+
+/// Functions that only read the value they are given as data (print it,
+/// compare it, turn it into text or a number): a value the lane cannot name
+/// may be handed to them. Names as resolved; `*.m` is a method on any value.
+#[rustfmt::skip]
+const DATA_SINKS: &[&str] = &[
+    "Array.isArray", "Boolean", "JSON.stringify", "Number", "Object.keys", "String", "isFinite",
+    "isNaN", "parseFloat", "parseInt", "process.stderr.write", "process.stdout.write",
+    "*.endsWith", "*.has", "*.includes", "*.indexOf", "*.join", "*.lastIndexOf", "*.match",
+    "*.split", "*.startsWith", "*.test",
+];
 
 /// Reads JavaScript `code`; `depth` counts code-in-code levels entered.
 pub fn analyse(code: &str, depth: usize) -> Analysis {
@@ -49,9 +92,26 @@ pub fn analyse(code: &str, depth: usize) -> Analysis {
         fields: &LANE_FIELDS,
         env: HashMap::new(),
         findings: Findings::new(Language::JavaScript, depth),
+        bindings: HashMap::new(),
+        numeric: HashSet::new(),
+        opaque: HashSet::new(),
+        unresolved: Vec::new(),
+        flagged: HashSet::new(),
     };
+    lane.collect_bindings(root, 0);
+    lane.numeric = lane.numeric_names();
+    // A first walk learns every binding (a function may use a name bound
+    // after it in the text); the second judges with them.
     lane.visit(root, 0);
+    lane.findings = Findings::new(Language::JavaScript, depth);
+    lane.unresolved.clear();
+    lane.flagged.clear();
+    lane.opaque.clear();
+    lane.visit(root, 0);
+    lane.audit(root, 0);
+    lane.opaque_names(root);
     let mut analysis = lane.findings.analysis;
+    analysis.found.append(&mut lane.unresolved);
     if root.has_error() && analysis.unparsable.is_none() {
         analysis.unparsable = Some(super::first_error(root, code.as_bytes()));
     }
@@ -61,11 +121,15 @@ pub fn analyse(code: &str, depth: usize) -> Analysis {
 /// The grammar's fields the lane reads.
 const FIELDS: &[&str] = &[
     "alias",
+    "alternative",
     "arguments",
+    "body",
+    "condition",
     "constructor",
     "function",
     "index",
     "key",
+    "kind",
     "left",
     "name",
     "object",
@@ -76,17 +140,44 @@ const FIELDS: &[&str] = &[
     "value",
     "parameters",
     "parameter",
+    "argument",
 ];
 
 /// [`FIELDS`] as field ids, looked up once.
 static LANE_FIELDS: std::sync::LazyLock<Fields> =
     std::sync::LazyLock::new(|| Fields::new(Grammar::JavaScript.language(), FIELDS));
 
+/// One place a name is given a value, for the proofs that count bindings.
+#[derive(Clone, Copy)]
+enum Binding<'s> {
+    /// `let x = e`, `const x = e`, `x = e`.
+    Value(Node<'s>, bool),
+    /// `let x;`: undefined.
+    Empty,
+    /// `x++`, `x -= e`: a number whatever `x` was.
+    Numeric,
+    /// `x += e`: a number when `e` is.
+    Plus(Node<'s>),
+    /// A parameter, a loop variable, a pattern, a function or an import:
+    /// anything.
+    Other,
+}
+
 struct Lane<'s> {
     src: &'s [u8],
     fields: &'static Fields,
     env: HashMap<String, Value>,
     findings: Findings,
+    /// Every binding of every name in the code.
+    bindings: HashMap<String, Vec<Binding<'s>>>,
+    /// Names that only ever hold numbers.
+    numeric: HashSet<String>,
+    /// Names bound to a value the lane cannot name.
+    opaque: HashSet<String>,
+    /// Unresolved calls and values, reported after the effects.
+    unresolved: Vec<Found>,
+    /// Byte ranges already reported as unresolved.
+    flagged: HashSet<(usize, usize)>,
 }
 
 fn line(node: Node) -> usize {
@@ -100,8 +191,57 @@ fn module_name(spec: &str) -> String {
     match spec {
         "fs/promises" | "fs-extra" | "graceful-fs" | "original-fs" => "fs".into(),
         "child_process/promises" => "child_process".into(),
+        "timers/promises" => "timers".into(),
+        "readline/promises" => "readline".into(),
+        "stream/promises" => "stream".into(),
+        "dns/promises" => "dns".into(),
+        "path/posix" | "path/win32" => "path".into(),
+        "assert/strict" => "assert".into(),
         other => other.to_string(),
     }
+}
+
+/// Whether loading `spec` runs nothing the lane has not read: a module of
+/// [`LOADABLE_MODULES`], or a JSON file of the project (`./package.json`).
+fn loadable(spec: &str) -> bool {
+    let bare = spec.strip_prefix("node:").unwrap_or(spec);
+    LOADABLE_MODULES.contains(&bare) || is_json_file(bare)
+}
+
+/// A relative or absolute path to a JSON file: loaded as data.
+fn is_json_file(spec: &str) -> bool {
+    (spec.starts_with("./") || spec.starts_with("../") || spec.starts_with('/'))
+        && spec.ends_with(".json")
+}
+
+/// Whether a dotted name passes through a member of [`FORBIDDEN_MEMBERS`].
+fn forbidden(name: &str) -> bool {
+    name.split('.')
+        .any(|part| FORBIDDEN_MEMBERS.contains(&part))
+}
+
+/// The table entry of a resolved name; `method` allows the `*.m` entries.
+/// A name through a forbidden member has none.
+fn entry(name: &str, method: bool) -> Option<&'static CodeCall> {
+    if forbidden(name) {
+        return None;
+    }
+    rules::code_call(CodeLanguage::JavaScript, name, method)
+}
+
+/// A `none` entry whose function can be handed around freely: no code,
+/// mode or callback argument that would make its use depend on arguments.
+fn plain_pure(entry: &CodeCall) -> bool {
+    entry.effect == CodeEffect::None
+        && entry.code.is_none()
+        && entry.mode.is_none()
+        && !entry.callback_ok
+}
+
+/// Whether a name (a function or a value such as `process.argv`) is known
+/// to be pure, so it may be used as a value.
+fn pure_value(name: &str) -> bool {
+    entry(name, false).is_some_and(plain_pure)
 }
 
 /// `module.member`, with `fs.promises.x` read as `fs.x`.
@@ -117,12 +257,326 @@ fn member_name(receiver: &Value, member: &str) -> String {
     }
 }
 
+/// Whether a method call on `receiver` may use the `*.m` entries: on data
+/// and unknown values yes; on a module or an API object only when that
+/// object is itself a known pure value (`process.argv.slice`).
+fn method_fallback(receiver: &Value) -> bool {
+    match receiver {
+        Value::Module(_) => false,
+        Value::Name(n) => pure_value(n),
+        _ => true,
+    }
+}
+
+/// A numeric literal's operators that always give a number.
+fn numeric_operator(op: &str) -> bool {
+    matches!(
+        op,
+        "-" | "*" | "/" | "%" | "**" | "&" | "|" | "^" | "<<" | ">>" | ">>>"
+    )
+}
+
+/// What a subscript's index is, for the proofs.
+enum Index {
+    /// Text known before the code runs (`o['a']`, `o[KEY]` with one `const`).
+    Static(String),
+    /// Always a number (`a[i]` with `i` a counter, `a[a.length - 1]`).
+    Numeric,
+    /// Chosen when the code runs.
+    Runtime,
+}
+
 impl<'s> Lane<'s> {
     fn text(&self, node: Node) -> &'s str {
         std::str::from_utf8(self.src.get(node.byte_range()).unwrap_or(&[])).unwrap_or("")
     }
 
-    fn visit(&mut self, node: Node, depth: usize) {
+    /// Whether `child` is the child of `parent` in field `name`.
+    fn is_field(&self, parent: Node, name: &str, child: Node) -> bool {
+        self.fields
+            .child(parent, name)
+            .is_some_and(|c| c.id() == child.id())
+    }
+
+    /// Reports `node` as unresolved (once).
+    fn flag(&mut self, node: Node) {
+        if !self.flagged.insert((node.start_byte(), node.end_byte())) {
+            return;
+        }
+        self.unresolved.push(Found {
+            effect: CodeEffect::Unresolved,
+            call: super::one_line(self.text(node)),
+            line: line(node),
+            paths: Vec::new(),
+            equivalent: "",
+            mode: None,
+            handoff: None,
+        });
+    }
+
+    /// Records every binding of every name in the code (the first pass of
+    /// the proofs).
+    fn collect_bindings(&mut self, node: Node<'s>, depth: usize) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        match kind(node) {
+            "variable_declarator" => {
+                if let Some(name) = self.fields.child(node, "name") {
+                    if kind(name) == "identifier" {
+                        let b = match self.fields.child(node, "value") {
+                            Some(v) => Binding::Value(v, true),
+                            None => Binding::Empty,
+                        };
+                        self.add_binding(name, b);
+                    } else {
+                        self.pattern_bindings(name);
+                    }
+                }
+            }
+            "assignment_expression" => {
+                if let (Some(left), Some(right)) = (
+                    self.fields.child(node, "left"),
+                    self.fields.child(node, "right"),
+                ) {
+                    if kind(left) == "identifier" {
+                        self.add_binding(left, Binding::Value(right, false));
+                    } else {
+                        self.pattern_bindings(left);
+                    }
+                }
+            }
+            "augmented_assignment_expression" => {
+                if let (Some(left), Some(right), Some(op)) = (
+                    self.fields.child(node, "left"),
+                    self.fields.child(node, "right"),
+                    self.fields.child(node, "operator"),
+                ) && kind(left) == "identifier"
+                {
+                    let b = match self.text(op) {
+                        "+=" => Binding::Plus(right),
+                        "&&=" | "||=" | "??=" => Binding::Value(right, false),
+                        _ => Binding::Numeric,
+                    };
+                    self.add_binding(left, b);
+                }
+            }
+            "update_expression" => {
+                if let Some(arg) = self.fields.child(node, "argument")
+                    && kind(arg) == "identifier"
+                {
+                    self.add_binding(arg, Binding::Numeric);
+                }
+            }
+            "formal_parameters" => self.pattern_bindings(node),
+            "arrow_function" => {
+                if let Some(p) = self.fields.child(node, "parameter") {
+                    self.pattern_bindings(p);
+                }
+            }
+            "catch_clause" => {
+                if let Some(p) = self.fields.child(node, "parameter") {
+                    self.pattern_bindings(p);
+                }
+            }
+            "for_in_statement" => {
+                if let Some(left) = self.fields.child(node, "left") {
+                    self.pattern_bindings(left);
+                }
+            }
+            "function_declaration"
+            | "generator_function_declaration"
+            | "class_declaration"
+            | "function_expression"
+            | "generator_function"
+            | "class" => {
+                if let Some(name) = self.fields.child(node, "name") {
+                    self.add_binding(name, Binding::Other);
+                }
+            }
+            "import_statement" => self.pattern_bindings(node),
+            _ => {}
+        }
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.named_children(&mut cursor).collect();
+        for child in children {
+            self.collect_bindings(child, depth + 1);
+        }
+    }
+
+    fn add_binding(&mut self, name: Node<'s>, binding: Binding<'s>) {
+        self.bindings
+            .entry(self.text(name).to_string())
+            .or_default()
+            .push(binding);
+    }
+
+    /// Every name a pattern (or parameter list, or import) binds, bound to
+    /// anything.
+    fn pattern_bindings(&mut self, pattern: Node<'s>) {
+        let mut names = Vec::new();
+        self.pattern_names(pattern, &mut names, 0);
+        for name in names {
+            self.add_binding(name, Binding::Other);
+        }
+    }
+
+    /// The identifiers a pattern binds (not its default values or keys).
+    fn pattern_names(&self, node: Node<'s>, out: &mut Vec<Node<'s>>, depth: usize) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        match kind(node) {
+            "identifier" | "shorthand_property_identifier_pattern" => out.push(node),
+            "assignment_pattern" | "object_assignment_pattern" => {
+                if let Some(left) = self.fields.child(node, "left") {
+                    self.pattern_names(left, out, depth + 1);
+                }
+            }
+            "pair_pattern" => {
+                if let Some(value) = self.fields.child(node, "value") {
+                    self.pattern_names(value, out, depth + 1);
+                }
+            }
+            "import_specifier" => {
+                if let Some(n) = self
+                    .fields
+                    .child(node, "alias")
+                    .or_else(|| self.fields.child(node, "name"))
+                {
+                    self.pattern_names(n, out, depth + 1);
+                }
+            }
+            "object_pattern" | "array_pattern" | "rest_pattern" | "formal_parameters"
+            | "import_statement" | "import_clause" | "named_imports" | "namespace_import" => {
+                let mut cursor = node.walk();
+                let children: Vec<Node> = node.named_children(&mut cursor).collect();
+                for child in children {
+                    self.pattern_names(child, out, depth + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The names that only ever hold numbers (or nothing): every binding is
+    /// a number, `++`, `-=`, or `+=` of a number. The largest such set.
+    fn numeric_names(&self) -> HashSet<String> {
+        let mut set: HashSet<String> = self
+            .bindings
+            .iter()
+            .filter(|(_, bs)| bs.iter().all(|b| !matches!(b, Binding::Other)))
+            .map(|(n, _)| n.clone())
+            .collect();
+        loop {
+            let failing: Vec<String> = set
+                .iter()
+                .filter(|name| {
+                    self.bindings.get(*name).is_some_and(|bs| {
+                        bs.iter().any(|b| match b {
+                            Binding::Value(v, _) | Binding::Plus(v) => {
+                                !self.is_numeric(*v, &set, 0)
+                            }
+                            _ => false,
+                        })
+                    })
+                })
+                .cloned()
+                .collect();
+            if failing.is_empty() {
+                return set;
+            }
+            for name in failing {
+                set.remove(&name);
+            }
+        }
+    }
+
+    /// Whether an expression is always a number (or another primitive
+    /// that is not text), given the names known to be numbers.
+    fn is_numeric(&self, node: Node, names: &HashSet<String>, depth: usize) -> bool {
+        if depth > 32 {
+            return false;
+        }
+        let field = |f: &str| self.fields.child(node, f);
+        match kind(node) {
+            "number" | "true" | "false" | "null" | "undefined" | "unary_expression"
+            | "update_expression" => true,
+            "parenthesized_expression" => node
+                .named_child(0)
+                .is_some_and(|c| self.is_numeric(c, names, depth + 1)),
+            "identifier" => names.contains(self.text(node)),
+            "binary_expression" => {
+                let op = field("operator").map(|o| self.text(o)).unwrap_or("");
+                let both = || {
+                    field("left").is_some_and(|l| self.is_numeric(l, names, depth + 1))
+                        && field("right").is_some_and(|r| self.is_numeric(r, names, depth + 1))
+                };
+                match op {
+                    "+" | "&&" | "||" | "??" => both(),
+                    "<" | ">" | "<=" | ">=" | "==" | "===" | "!=" | "!==" | "in" | "instanceof" => {
+                        true
+                    }
+                    _ => numeric_operator(op),
+                }
+            }
+            "ternary_expression" => {
+                field("consequence").is_some_and(|c| self.is_numeric(c, names, depth + 1))
+                    && field("alternative").is_some_and(|a| self.is_numeric(a, names, depth + 1))
+            }
+            "call_expression" => {
+                let callee = self.callee(field("function"), 0);
+                callee.name.is_some_and(|n| {
+                    n.starts_with("Math.")
+                        || matches!(
+                            n.as_str(),
+                            "Number" | "parseInt" | "parseFloat" | "Date.now"
+                        )
+                })
+            }
+            _ => false,
+        }
+    }
+
+    /// Text an expression has before the code runs: literals, `+` of
+    /// them, and names bound once by a declaration to such text.
+    fn static_text(&self, node: Node, depth: usize) -> Option<String> {
+        if depth > 16 {
+            return None;
+        }
+        match kind(node) {
+            "string" => self.string(node).as_text().map(str::to_string),
+            "template_string" => self.eval(node, 0).as_text().map(str::to_string),
+            "parenthesized_expression" => self.static_text(node.named_child(0)?, depth + 1),
+            "binary_expression" => {
+                let op = self.fields.child(node, "operator")?;
+                if self.text(op) != "+" {
+                    return None;
+                }
+                let left = self.static_text(self.fields.child(node, "left")?, depth + 1)?;
+                let right = self.static_text(self.fields.child(node, "right")?, depth + 1)?;
+                Some(left + &right)
+            }
+            "identifier" => match self.bindings.get(self.text(node))?.as_slice() {
+                [Binding::Value(v, true)] => self.static_text(*v, depth + 1),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// What a subscript's index is.
+    fn index_kind(&self, index: Node) -> Index {
+        if let Some(text) = self.static_text(index, 0) {
+            Index::Static(text)
+        } else if self.is_numeric(index, &self.numeric, 0) {
+            Index::Numeric
+        } else {
+            Index::Runtime
+        }
+    }
+
+    fn visit(&mut self, node: Node<'s>, depth: usize) {
         if depth > MAX_DEPTH {
             self.findings
                 .analysis
@@ -132,54 +586,138 @@ impl<'s> Lane<'s> {
         }
         match kind(node) {
             "import_statement" => self.import(node),
+            "export_statement" => {
+                if let Some(source) = self.fields.child(node, "source")
+                    && self.string(source).as_text().is_none_or(|s| !loadable(s))
+                {
+                    self.flag(node);
+                }
+                self.visit_named_except(node, &["source"], depth);
+            }
             "comment"
             | "string"
             | "regex"
             | "property_identifier"
             | "hash_bang_line"
-            | "shorthand_property_identifier"
             | "statement_identifier" => {}
             "variable_declarator" => {
+                if let Some(name) = self.fields.child(node, "name") {
+                    self.visit_pattern(name, depth + 1);
+                }
                 if let Some(value) = self.fields.child(node, "value") {
+                    let v = self.eval(value, 0);
                     // `const f = fs.rmSync` only names the function.
-                    if !matches!(kind(value), "identifier" | "member_expression") {
+                    if matches!(kind(value), "identifier" | "member_expression") {
+                        self.value_use(value, &v, true);
+                    } else {
                         self.visit(value, depth + 1);
                     }
-                    let v = self.eval(value, 0);
                     if let Some(name) = self.fields.child(node, "name") {
-                        self.bind(name, v, depth);
+                        self.bind(name, v);
                     }
                 }
             }
             "assignment_expression" => {
-                if let Some(right) = self.fields.child(node, "right") {
-                    if !matches!(kind(right), "identifier" | "member_expression") {
+                let (Some(left), Some(right)) = (
+                    self.fields.child(node, "left"),
+                    self.fields.child(node, "right"),
+                ) else {
+                    return;
+                };
+                if matches!(
+                    kind(left),
+                    "identifier" | "object_pattern" | "array_pattern"
+                ) {
+                    self.visit_pattern(left, depth + 1);
+                    let v = self.eval(right, 0);
+                    if matches!(kind(right), "identifier" | "member_expression") {
+                        self.value_use(right, &v, true);
+                    } else {
                         self.visit(right, depth + 1);
                     }
-                    let v = self.eval(right, 0);
-                    if let Some(left) = self.fields.child(node, "left") {
-                        self.bind(left, v, depth);
-                    }
+                    self.bind(left, v);
+                } else {
+                    self.visit(right, depth + 1);
+                    self.assign_target(left, depth + 1);
                 }
             }
-            "call_expression" | "new_expression" => self.call(node, depth),
-            "member_expression" | "subscript_expression" | "identifier" => {
-                self.reference(node, depth)
+            "call_expression" | "new_expression" => {
+                self.call(node, depth);
+                // `Object.values(require('fs'))`: a module handed on.
+                if matches!(self.eval(node, 0), Value::Module(_)) && !self.module_kept(node) {
+                    self.flag(node);
+                }
+            }
+            "member_expression"
+            | "subscript_expression"
+            | "identifier"
+            | "shorthand_property_identifier"
+            | "this" => self.reference(node, depth),
+            "unary_expression" => {
+                // `typeof require` only asks what a name is.
+                let typeof_name = self
+                    .fields
+                    .child(node, "operator")
+                    .is_some_and(|o| self.text(o) == "typeof")
+                    && self
+                        .fields
+                        .child(node, "argument")
+                        .is_some_and(|a| self.is_name_chain(a));
+                if !typeof_name {
+                    self.visit_named_except(node, &[], depth);
+                }
             }
             "function_declaration" | "generator_function_declaration" | "class_declaration" => {
                 if let Some(name) = self.fields.child(node, "name") {
                     self.env
                         .insert(self.text(name).to_string(), Value::Function);
                 }
+                if let Some(params) = self.fields.child(node, "parameters") {
+                    self.visit_pattern(params, depth + 1);
+                }
                 self.visit_named_except(node, &["name", "parameters"], depth);
             }
-            "function_expression" | "arrow_function" | "method_definition" | "function" => {
+            "function_expression"
+            | "arrow_function"
+            | "method_definition"
+            | "function"
+            | "generator_function" => {
+                if let Some(params) = self.fields.child(node, "parameters") {
+                    self.visit_pattern(params, depth + 1);
+                }
+                if let Some(name) = self.fields.child(node, "name")
+                    && kind(name) == "computed_property_name"
+                {
+                    self.visit(name, depth + 1);
+                }
                 self.visit_named_except(node, &["name", "parameters", "parameter"], depth);
             }
             "pair" => {
+                if let Some(key) = self.fields.child(node, "key")
+                    && kind(key) == "computed_property_name"
+                {
+                    self.visit(key, depth + 1);
+                }
                 if let Some(value) = self.fields.child(node, "value") {
                     self.visit(value, depth + 1);
                 }
+            }
+            "catch_clause" => {
+                if let Some(p) = self.fields.child(node, "parameter") {
+                    self.visit_pattern(p, depth + 1);
+                }
+                self.visit_named_except(node, &["parameter"], depth);
+            }
+            "for_in_statement" => {
+                if let Some(left) = self.fields.child(node, "left") {
+                    self.visit_pattern(left, depth + 1);
+                }
+                self.visit_named_except(node, &["left"], depth);
+            }
+            // A JSX tag's name is markup (node cannot run JSX at all); its
+            // attributes and `{…}` children are code.
+            "jsx_opening_element" | "jsx_self_closing_element" | "jsx_closing_element" => {
+                self.visit_named_except(node, &["name"], depth);
             }
             "template_string" => {
                 let mut cursor = node.walk();
@@ -195,7 +733,7 @@ impl<'s> Lane<'s> {
         }
     }
 
-    fn visit_named_except(&mut self, node: Node, fields: &[&str], depth: usize) {
+    fn visit_named_except(&mut self, node: Node<'s>, fields: &[&str], depth: usize) {
         let skip: Vec<Node> = fields
             .iter()
             .filter_map(|f| self.fields.child(node, f))
@@ -209,9 +747,122 @@ impl<'s> Lane<'s> {
         }
     }
 
+    /// A pattern or parameter list: its names are bindings, but its default
+    /// values and computed keys run (`function f(a = g()) {}`).
+    fn visit_pattern(&mut self, node: Node<'s>, depth: usize) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        match kind(node) {
+            "identifier" | "shorthand_property_identifier_pattern" => {}
+            "assignment_pattern" | "object_assignment_pattern" => {
+                if let Some(left) = self.fields.child(node, "left") {
+                    self.visit_pattern(left, depth + 1);
+                }
+                if let Some(right) = self.fields.child(node, "right") {
+                    self.visit(right, depth + 1);
+                }
+            }
+            "pair_pattern" => {
+                if let Some(key) = self.fields.child(node, "key")
+                    && kind(key) == "computed_property_name"
+                {
+                    self.visit(key, depth + 1);
+                }
+                if let Some(value) = self.fields.child(node, "value") {
+                    self.visit_pattern(value, depth + 1);
+                }
+            }
+            "object_pattern" | "array_pattern" | "rest_pattern" | "formal_parameters" => {
+                let mut cursor = node.walk();
+                let children: Vec<Node> = node.named_children(&mut cursor).collect();
+                for child in children {
+                    self.visit_pattern(child, depth + 1);
+                }
+            }
+            "member_expression" | "subscript_expression" => self.assign_target(node, depth + 1),
+            "comment" => {}
+            _ => self.visit(node, depth + 1),
+        }
+    }
+
+    /// A member assigned to (`o.x = v`, `o[k] = v`): on data, nothing to
+    /// judge; on a module or an API object (`console.log = …`,
+    /// `module.exports = …`, `require.extensions[…] = …`) only a known pure
+    /// member may be replaced.
+    fn assign_target(&mut self, target: Node<'s>, depth: usize) {
+        let Some(object) = self.fields.child(target, "object") else {
+            return;
+        };
+        let object_value = self.eval(object, 0);
+        if matches!(object_value, Value::Name(_) | Value::Module(_)) {
+            let name = match kind(target) {
+                "member_expression" => self
+                    .fields
+                    .child(target, "property")
+                    .map(|p| member_name(&object_value, self.text(p))),
+                _ => self
+                    .fields
+                    .child(target, "index")
+                    .and_then(|i| self.static_text(i, 0))
+                    .map(|t| member_name(&object_value, &t)),
+            };
+            if !name.is_some_and(|n| pure_value(&n)) {
+                self.flag(target);
+            }
+        } else {
+            self.visit(object, depth + 1);
+        }
+        if kind(target) == "subscript_expression"
+            && let Some(index) = self.fields.child(target, "index")
+        {
+            self.visit(index, depth + 1);
+        }
+    }
+
+    /// Whether a module value (a `require(…)` call) stays where the lane
+    /// follows it: bound to a name, a member read or called, or dropped.
+    fn module_kept(&self, node: Node) -> bool {
+        let mut node = node;
+        for _ in 0..MAX_DEPTH {
+            let Some(parent) = node.parent() else {
+                return true;
+            };
+            match kind(parent) {
+                "parenthesized_expression" | "await_expression" => node = parent,
+                "member_expression" | "subscript_expression" => {
+                    return self.is_field(parent, "object", node);
+                }
+                "call_expression" => return self.is_field(parent, "function", node),
+                "new_expression" => return self.is_field(parent, "constructor", node),
+                "variable_declarator" | "expression_statement" => return true,
+                "assignment_expression" => {
+                    return self.fields.child(parent, "left").is_some_and(|l| {
+                        matches!(kind(l), "identifier" | "object_pattern" | "array_pattern")
+                    });
+                }
+                _ => return false,
+            }
+        }
+        false
+    }
+
+    /// Whether a node is a plain name or a chain of named members
+    /// (`process.env.HOME`).
+    fn is_name_chain(&self, node: Node) -> bool {
+        match kind(node) {
+            "identifier" => true,
+            "member_expression" => self
+                .fields
+                .child(node, "object")
+                .is_some_and(|o| self.is_name_chain(o)),
+            _ => false,
+        }
+    }
+
     /// Binds the names of a declaration or assignment target, destructuring
     /// objects (`const {rmSync: r} = require('fs')`).
-    fn bind(&mut self, target: Node, value: Value, depth: usize) {
+    fn bind(&mut self, target: Node, value: Value) {
         match kind(target) {
             "identifier" => {
                 self.env.insert(self.text(target).to_string(), value);
@@ -243,14 +894,14 @@ impl<'s> Lane<'s> {
                                 _ => Some(inner),
                             };
                             if let Some(inner) = inner {
-                                self.bind(inner, v, depth);
+                                self.bind(inner, v);
                             }
                         }
                         "object_assignment_pattern" => {
                             if let Some(left) = self.fields.child(child, "left") {
                                 let name = self.text(left).to_string();
                                 let v = self.member(&value, &name);
-                                self.bind(left, v, depth);
+                                self.bind(left, v);
                             }
                         }
                         _ => {}
@@ -261,12 +912,7 @@ impl<'s> Lane<'s> {
                 let mut cursor = target.walk();
                 let children: Vec<Node> = target.named_children(&mut cursor).collect();
                 for child in children {
-                    self.bind(child, Value::Unknown, depth);
-                }
-            }
-            "member_expression" | "subscript_expression" => {
-                if let Some(object) = self.fields.child(target, "object") {
-                    self.visit(object, depth + 1);
+                    self.bind(child, Value::Unknown);
                 }
             }
             _ => {}
@@ -284,8 +930,17 @@ impl<'s> Lane<'s> {
         let Some(source) = self.fields.child(node, "source") else {
             return;
         };
-        let Some(spec) = self.string(source).as_text().map(module_name) else {
+        let Some(raw) = self.string(source).as_text().map(str::to_string) else {
             return;
+        };
+        if !loadable(&raw) {
+            self.flag(node);
+        }
+        let spec = module_name(&raw);
+        let module = if is_json_file(&raw) {
+            Value::Unknown
+        } else {
+            Value::Module(spec.clone())
         };
         let mut cursor = node.walk();
         let clauses: Vec<Node> = node
@@ -298,13 +953,11 @@ impl<'s> Lane<'s> {
             for part in parts {
                 match kind(part) {
                     "identifier" => {
-                        self.env
-                            .insert(self.text(part).to_string(), Value::Module(spec.clone()));
+                        self.env.insert(self.text(part).to_string(), module.clone());
                     }
                     "namespace_import" => {
                         if let Some(name) = part.named_child(0) {
-                            self.env
-                                .insert(self.text(name).to_string(), Value::Module(spec.clone()));
+                            self.env.insert(self.text(name).to_string(), module.clone());
                         }
                     }
                     "named_imports" => {
@@ -320,7 +973,9 @@ impl<'s> Lane<'s> {
                                 _ => self.text(name).to_string(),
                             };
                             let v = if imported == "default" {
-                                Value::Module(spec.clone())
+                                module.clone()
+                            } else if matches!(module, Value::Unknown) {
+                                Value::Unknown
                             } else {
                                 special_name(format!("{spec}.{imported}"))
                             };
@@ -334,7 +989,7 @@ impl<'s> Lane<'s> {
     }
 
     /// A name or member used as a value, not called.
-    fn reference(&mut self, node: Node, depth: usize) {
+    fn reference(&mut self, node: Node<'s>, depth: usize) {
         if kind(node) == "subscript_expression"
             && let (Some(object), Some(index)) = (
                 self.fields.child(node, "object"),
@@ -348,11 +1003,9 @@ impl<'s> Lane<'s> {
                 .push(CodeEffect::Dynamic, self.text(node), line(node));
             return;
         }
-        match self.eval(node, 0) {
-            Value::Name(name) => {
-                let t = self.text(node).to_string();
-                self.findings.reference(&name, &t, line(node));
-            }
+        let v = self.eval(node, 0);
+        match v {
+            Value::Name(_) | Value::Module(_) => self.value_use(node, &v, false),
             _ => {
                 for field in ["object", "index"] {
                     if let Some(child) = self.fields.child(node, field) {
@@ -363,22 +1016,51 @@ impl<'s> Lane<'s> {
         }
     }
 
-    fn call(&mut self, node: Node, depth: usize) {
+    /// Judges a named value used as a value: bound to a variable
+    /// (`binding`), handed to a function, stored or returned. Only a known
+    /// pure function or value may be; a module may only be bound to a name
+    /// (where the lane follows it); anything else is unresolved (`require`,
+    /// `eval` or a module passed around).
+    fn value_use(&mut self, node: Node<'s>, value: &Value, binding: bool) {
+        // A statement of its own (`x;`, `node -p 'process'`): the value is
+        // dropped or printed, never run.
+        if node
+            .parent()
+            .is_some_and(|p| kind(p) == "expression_statement")
+        {
+            return;
+        }
+        match value {
+            Value::Name(name) => {
+                if pure_value(name) {
+                    return;
+                }
+                if !binding {
+                    let t = self.text(node).to_string();
+                    self.findings.reference(name, &t, line(node));
+                }
+                self.flag(node);
+            }
+            Value::Module(_) if !binding => self.flag(node),
+            _ => {}
+        }
+    }
+
+    fn call(&mut self, node: Node<'s>, depth: usize) {
         let function = self
             .fields
             .child(node, "function")
             .or_else(|| self.fields.child(node, "constructor"));
         let arguments = self.fields.child(node, "arguments");
+        self.bind_import_then(function, arguments);
         if let Some(f) = function {
             match kind(f) {
-                "identifier" | "import" => {}
+                "identifier" | "import" | "super" => {}
                 "member_expression" | "subscript_expression" => {
                     // A name chain (`fs.rmSync.call`) is the callee itself;
-                    // anything else may hold calls of its own.
-                    if let Some(object) = self.fields.child(f, "object")
-                        && !matches!(self.eval(object, 0), Value::Name(_) | Value::Module(_))
-                    {
-                        self.visit(object, depth + 1);
+                    // anything else may hold calls of its own (`require('x')`).
+                    if let Some(object) = self.fields.child(f, "object") {
+                        self.visit_receiver(object, depth + 1);
                     }
                     if kind(f) == "subscript_expression"
                         && let Some(index) = self.fields.child(f, "index")
@@ -393,40 +1075,245 @@ impl<'s> Lane<'s> {
             self.visit(a, depth + 1);
         }
         let tagged = arguments.is_some_and(|a| kind(a) == "template_string");
-        let callee = self.callee(function, 0);
-        let args = self.args(arguments, 0);
+        let mut callee = self.callee(function, 0);
+        let mut args = self.args(arguments, 0);
         let name = callee.name.clone().unwrap_or_default();
-        let dynamic_lookup = match name.as_str() {
-            "require" | "import" | "module.require" => {
-                !matches!(args.get(0), Some(Value::Text { .. }))
-            }
-            _ => {
-                // `fs[x](…)`: a member chosen at run time.
-                function.is_some_and(|f| {
-                    kind(f) == "subscript_expression"
-                        && self
-                            .fields
-                            .child(f, "object")
-                            .is_some_and(|o| matches!(self.eval(o, 0), Value::Module(_)))
-                        && self
-                            .fields
-                            .child(f, "index")
-                            .is_some_and(|i| self.eval(i, 0).as_text().is_none())
-                })
-            }
+        let loader =
+            matches!(name.as_str(), "require" | "import") || OTHER_LOADERS.contains(&name.as_str());
+        let dynamic_lookup = if loader {
+            !matches!(args.get(0), Some(Value::Text { .. }))
+        } else {
+            // `fs[x](…)`: a member chosen at run time.
+            function.is_some_and(|f| {
+                kind(f) == "subscript_expression"
+                    && self
+                        .fields
+                        .child(f, "object")
+                        .is_some_and(|o| matches!(self.eval(o, 0), Value::Module(_)))
+                    && self
+                        .fields
+                        .child(f, "index")
+                        .is_some_and(|i| self.eval(i, 0).as_text().is_none())
+            })
         };
         if dynamic_lookup {
             self.findings
                 .push(CodeEffect::Dynamic, self.text(node), line(node));
+            self.flag(node);
+            return;
+        }
+        if loader {
+            let spec = args.get(0).and_then(Value::as_text).unwrap_or("");
+            if !loadable(spec) || OTHER_LOADERS.contains(&name.as_str()) {
+                self.flag(node);
+            }
             return;
         }
         // `$` is zx's and Bun's shell only as a template tag; as a function
-        // it is usually jQuery.
+        // it is usually jQuery, which is not here.
         if name == "$" && !tagged {
+            self.flag(node);
             return;
+        }
+        if !self.resolve(node, function, &mut callee) {
+            self.flag(node);
+        }
+        if name == "Function" {
+            self.function_constructor(&mut args);
+        }
+        if let Some(e) = entry(&name, callee.method)
+            && e.callback_ok
+            && let Some(index) = e.code
+        {
+            self.callback_argument(arguments, &args, index);
         }
         let t = self.text(node).to_string();
         self.findings.call(&callee, &args, &t, line(node), analyse);
+    }
+
+    /// The receiver of a method call: the calls and indexes in its chain
+    /// are walked (`require('fs').promises.readFile`); its named parts are
+    /// the callee's own name, not values used.
+    fn visit_receiver(&mut self, node: Node<'s>, depth: usize) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        match kind(node) {
+            "identifier" | "this" => {}
+            "member_expression" => {
+                if let Some(object) = self.fields.child(node, "object") {
+                    self.visit_receiver(object, depth + 1);
+                }
+            }
+            "subscript_expression" => {
+                if let Some(object) = self.fields.child(node, "object") {
+                    self.visit_receiver(object, depth + 1);
+                }
+                if let Some(index) = self.fields.child(node, "index") {
+                    self.visit(index, depth + 1);
+                }
+            }
+            "parenthesized_expression" | "await_expression" => {
+                if let Some(inner) = node.named_child(0) {
+                    self.visit_receiver(inner, depth + 1);
+                }
+            }
+            _ => self.visit(node, depth + 1),
+        }
+    }
+
+    /// Whether a call resolves: to a table entry (pure or with an effect
+    /// the findings report), to a function of the code, or to a promise's
+    /// own `resolve`. Sets whether the `*.m` entries apply.
+    fn resolve(&self, node: Node, function: Option<Node>, callee: &mut Callee) -> bool {
+        let Some(f) = function else {
+            return false;
+        };
+        if kind(f) == "super" {
+            return true;
+        }
+        if let Some(name) = callee.name.clone() {
+            if callee.method {
+                if self.is_import_then(f) {
+                    return true;
+                }
+                callee.method = method_fallback(&callee.receiver);
+            }
+            return entry(&name, callee.method).is_some();
+        }
+        if kind(node) == "call_expression" && kind(f) == "identifier" && self.promise_param(f) {
+            return true;
+        }
+        matches!(self.eval(f, 0), Value::Function)
+    }
+
+    /// `new Function('a', 'return a')`: the parameters and body, when all
+    /// literal, as one function's code for the lane to read in turn;
+    /// otherwise left for the table's `dynamic`.
+    fn function_constructor(&self, args: &mut Args) {
+        let texts: Option<Vec<&str>> = args.positional.iter().map(|(v, _)| v.as_text()).collect();
+        let Some(texts) = texts else { return };
+        if args.spread || texts.is_empty() {
+            return;
+        }
+        let (body, params) = texts.split_last().unwrap_or((&"", &[]));
+        let code = format!(
+            "(function anonymous({}\n) {{\n{body}\n}})",
+            params.join(",")
+        );
+        let source = args
+            .positional
+            .last()
+            .map(|(_, s)| s.clone())
+            .unwrap_or_default();
+        args.positional = vec![(Value::text(code), source)];
+    }
+
+    /// The callback of `setTimeout` and its kind: a function of the code or
+    /// a known pure function is a callback; a promise's `resolve` too;
+    /// anything else unknown may be a string of code (Deno and Bun run it).
+    fn callback_argument(&mut self, arguments: Option<Node<'s>>, args: &Args, index: u8) {
+        let Some((value, _)) = args.positional.get(index as usize) else {
+            return;
+        };
+        let node = arguments.and_then(|a| {
+            let mut cursor = a.walk();
+            a.named_children(&mut cursor)
+                .filter(|c| kind(c) != "comment")
+                .nth(index as usize)
+        });
+        if matches!(value, Value::Unknown) {
+            let resolve = node.is_some_and(|n| kind(n) == "identifier" && self.promise_param(n));
+            if !resolve && let Some(n) = node {
+                self.flag(n);
+            }
+        }
+    }
+
+    /// `import('x').then(m => …)`: binds the callback's first parameter to
+    /// the module.
+    fn bind_import_then(&mut self, function: Option<Node>, arguments: Option<Node>) {
+        let (Some(f), Some(arguments)) = (function, arguments) else {
+            return;
+        };
+        if !self.is_import_then(f) {
+            return;
+        }
+        let Some(module) = self.fields.child(f, "object").map(|o| self.eval(o, 0)) else {
+            return;
+        };
+        let Some(callback) = arguments.named_child(0) else {
+            return;
+        };
+        if !matches!(kind(callback), "arrow_function" | "function_expression") {
+            return;
+        }
+        let param = self.fields.child(callback, "parameter").or_else(|| {
+            self.fields
+                .child(callback, "parameters")
+                .and_then(|p| p.named_child(0))
+        });
+        if let Some(param) = param {
+            self.bind(param, module);
+        }
+    }
+
+    /// Whether `f` is `import('x').then` (or `.catch`, `.finally`).
+    fn is_import_then(&self, f: Node) -> bool {
+        kind(f) == "member_expression"
+            && self
+                .fields
+                .child(f, "property")
+                .is_some_and(|p| matches!(self.text(p), "then" | "catch" | "finally"))
+            && self.fields.child(f, "object").is_some_and(|o| {
+                kind(o) == "call_expression"
+                    && self
+                        .fields
+                        .child(o, "function")
+                        .is_some_and(|g| kind(g) == "import")
+            })
+    }
+
+    /// Whether identifier `ident` is a parameter of a `new Promise(…)`
+    /// executor: its `resolve` or `reject`, harmless to call or hand on.
+    fn promise_param(&self, ident: Node) -> bool {
+        let name = self.text(ident);
+        let mut node = ident;
+        for _ in 0..MAX_DEPTH {
+            let Some(parent) = node.parent() else {
+                return false;
+            };
+            node = parent;
+            if !matches!(
+                kind(node),
+                "arrow_function"
+                    | "function_expression"
+                    | "function_declaration"
+                    | "method_definition"
+            ) {
+                continue;
+            }
+            let mut names = Vec::new();
+            if let Some(p) = self.fields.child(node, "parameter") {
+                names.push(p);
+            }
+            if let Some(p) = self.fields.child(node, "parameters") {
+                self.pattern_names(p, &mut names, 0);
+            }
+            if !names.iter().any(|n| self.text(*n) == name) {
+                continue;
+            }
+            return node.parent().is_some_and(|args| {
+                kind(args) == "arguments"
+                    && args.parent().is_some_and(|new| {
+                        kind(new) == "new_expression"
+                            && self.fields.child(new, "constructor").is_some_and(
+                                |c| matches!(self.eval(c, 0), Value::Name(n) if n == "Promise"),
+                            )
+                    })
+            });
+        }
+        false
     }
 
     fn callee(&self, function: Option<Node>, depth: usize) -> Callee {
@@ -511,28 +1398,63 @@ impl<'s> Lane<'s> {
         args
     }
 
+    /// The value of a name the code does not bind: the global object, a
+    /// built-in module, or a global by its name.
+    fn global(&self, name: &str) -> Value {
+        if self.bindings.contains_key(name) {
+            // A parameter, loop variable or name bound later: local.
+            Value::Unknown
+        } else if GLOBAL_OBJECTS.contains(&name) {
+            Value::Module(String::new())
+        } else if NODE_MODULES.contains(&name) {
+            Value::Module(name.to_string())
+        } else if name == "__dirname" {
+            Value::text(".")
+        } else if matches!(
+            name,
+            "undefined" | "NaN" | "Infinity" | "arguments" | "__filename"
+        ) {
+            Value::Unknown
+        } else {
+            Value::Name(name.to_string())
+        }
+    }
+
+    /// `this`: the object in a method or class; elsewhere (the top level, a
+    /// plain function called plainly) the global object.
+    fn this_value(&self, node: Node) -> Value {
+        let mut node = node;
+        for _ in 0..MAX_DEPTH {
+            let Some(parent) = node.parent() else {
+                break;
+            };
+            node = parent;
+            match kind(node) {
+                "method_definition" | "class_body" | "field_definition" => return Value::Unknown,
+                "function_declaration"
+                | "function_expression"
+                | "generator_function"
+                | "generator_function_declaration"
+                | "program" => break,
+                _ => {}
+            }
+        }
+        Value::Module(String::new())
+    }
+
     fn eval(&self, node: Node, depth: usize) -> Value {
         if depth > 64 {
             return Value::Unknown;
         }
         match kind(node) {
-            "identifier" => {
+            "identifier" | "shorthand_property_identifier" => {
                 let name = self.text(node);
-                if let Some(v) = self.env.get(name) {
-                    return v.clone();
-                }
-                if GLOBALS.contains(&name) {
-                    Value::Name(name.to_string())
-                } else if NODE_MODULES.contains(&name) {
-                    Value::Module(name.to_string())
-                } else if GLOBAL_OBJECTS.contains(&name) {
-                    Value::Module(String::new())
-                } else if name == "__dirname" {
-                    Value::text(".")
-                } else {
-                    Value::Unknown
+                match self.env.get(name) {
+                    Some(v) => v.clone(),
+                    None => self.global(name),
                 }
             }
+            "this" => self.this_value(node),
             "member_expression" => {
                 let (Some(object), Some(property)) = (
                     self.fields.child(node, "object"),
@@ -627,7 +1549,11 @@ impl<'s> Lane<'s> {
             "true" => Value::Bool(true),
             "false" => Value::Bool(false),
             "number" => value::parse_integer(self.text(node)).map_or(Value::Unknown, Value::Int),
-            "arrow_function" | "function_expression" | "function" => Value::Function,
+            "arrow_function"
+            | "function_expression"
+            | "function"
+            | "generator_function"
+            | "class" => Value::Function,
             "call_expression" | "new_expression" => self.call_value(node, depth),
             _ => Value::Unknown,
         }
@@ -648,14 +1574,21 @@ impl<'s> Lane<'s> {
         };
         let values: Vec<Value> = args.positional.iter().map(|(v, _)| v.clone()).collect();
         match name.as_str() {
-            "require" | "import" | "module.require" => match first.as_text() {
-                Some(spec) => Value::Module(module_name(spec)),
-                None => Value::Unknown,
-            },
+            n if matches!(n, "require" | "import") || OTHER_LOADERS.contains(&n) => {
+                match first.as_text() {
+                    Some(spec) if is_json_file(spec) => Value::Unknown,
+                    Some(spec) => Value::Module(module_name(spec)),
+                    None => Value::Unknown,
+                }
+            }
             "path.join" | "path.resolve" | "path.posix.join" | "path.posix.resolve" => {
                 value::join(&values)
             }
             "path.normalize" | "String" | "path.toNamespacedPath" => first,
+            // `new Function('return 1')` with literal text: read in turn.
+            "Function" if !args.spread && values.iter().all(|v| v.as_text().is_some()) => {
+                Value::Function
+            }
             "os.homedir" => Value::home(),
             "process.cwd" => Value::text("."),
             _ => match (&callee.receiver, name.rsplit('.').next().unwrap_or("")) {
@@ -691,6 +1624,275 @@ impl<'s> Lane<'s> {
         }
         Value::text(out)
     }
+
+    /// The syntactic checks of every node: members that lead to the
+    /// `Function` constructor or a caller, members chosen at run time,
+    /// `with`.
+    fn audit(&mut self, node: Node<'s>, depth: usize) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        match kind(node) {
+            "member_expression" => {
+                if self
+                    .fields
+                    .child(node, "property")
+                    .is_some_and(|p| FORBIDDEN_MEMBERS.contains(&self.text(p)))
+                {
+                    self.flag(node);
+                }
+            }
+            "subscript_expression" => {
+                if let (Some(object), Some(index)) = (
+                    self.fields.child(node, "object"),
+                    self.fields.child(node, "index"),
+                ) {
+                    match self.index_kind(index) {
+                        Index::Static(text) => {
+                            if FORBIDDEN_MEMBERS.contains(&text.as_str()) {
+                                self.flag(node);
+                            }
+                        }
+                        Index::Numeric => {}
+                        Index::Runtime => match self.eval(object, 0) {
+                            Value::Name(_) | Value::Module(_) => self.flag(node),
+                            _ => self.opaque_use(node),
+                        },
+                    }
+                }
+            }
+            "pair_pattern" => {
+                if let Some(key) = self.fields.child(node, "key") {
+                    let forbidden_key = match kind(key) {
+                        "computed_property_name" => true,
+                        "string" => self
+                            .string(key)
+                            .as_text()
+                            .is_some_and(|k| FORBIDDEN_MEMBERS.contains(&k)),
+                        _ => FORBIDDEN_MEMBERS.contains(&self.text(key)),
+                    };
+                    if forbidden_key {
+                        self.flag(node);
+                    }
+                }
+            }
+            "shorthand_property_identifier_pattern" => {
+                if FORBIDDEN_MEMBERS.contains(&self.text(node)) {
+                    self.flag(node);
+                }
+            }
+            "with_statement" => self.flag(node),
+            _ => {}
+        }
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.named_children(&mut cursor).collect();
+        for child in children {
+            self.audit(child, depth + 1);
+        }
+    }
+
+    /// A value the lane cannot name (`o[k]`, or a name bound to one): it
+    /// may be anything, the `Function` constructor included, so it may only
+    /// be used as data: compared, printed, turned into text, tested, or
+    /// bound to a name that is then held to the same rule. Called, handed
+    /// to a function that is not a data sink, stored in an object or array,
+    /// returned or awaited, it is unresolved.
+    fn opaque_use(&mut self, start: Node<'s>) {
+        let mut node = start;
+        for _ in 0..MAX_DEPTH {
+            let Some(parent) = node.parent() else {
+                return;
+            };
+            match kind(parent) {
+                "parenthesized_expression" | "sequence_expression" => node = parent,
+                "binary_expression" => {
+                    let op = self
+                        .fields
+                        .child(parent, "operator")
+                        .map(|o| self.text(o))
+                        .unwrap_or("");
+                    if !matches!(op, "&&" | "||" | "??") {
+                        return;
+                    }
+                    node = parent;
+                }
+                "ternary_expression" => {
+                    if self.is_field(parent, "condition", node) {
+                        return;
+                    }
+                    node = parent;
+                }
+                "unary_expression"
+                | "update_expression"
+                | "template_substitution"
+                | "expression_statement"
+                | "augmented_assignment_expression"
+                | "if_statement"
+                | "while_statement"
+                | "do_statement"
+                | "for_statement"
+                | "switch_statement"
+                | "switch_case" => return,
+                "assignment_expression" => {
+                    if self.is_field(parent, "left", node) {
+                        return;
+                    }
+                    match self.fields.child(parent, "left") {
+                        Some(left)
+                            if matches!(
+                                kind(left),
+                                "identifier" | "object_pattern" | "array_pattern"
+                            ) =>
+                        {
+                            self.mark_opaque(left);
+                            return;
+                        }
+                        _ => break,
+                    }
+                }
+                "variable_declarator" => {
+                    if let Some(name) = self.fields.child(parent, "name") {
+                        self.mark_opaque(name);
+                    }
+                    return;
+                }
+                "for_in_statement" => {
+                    let of = self
+                        .fields
+                        .child(parent, "operator")
+                        .is_some_and(|o| self.text(o) == "of");
+                    if of
+                        && self.is_field(parent, "right", node)
+                        && let Some(left) = self.fields.child(parent, "left")
+                    {
+                        self.mark_opaque(left);
+                    }
+                    return;
+                }
+                "member_expression" | "subscript_expression" => {
+                    if !self.is_field(parent, "object", node) {
+                        return;
+                    }
+                    node = parent;
+                }
+                "call_expression" => {
+                    let method = self.is_field(parent, "function", node)
+                        && kind(node) == "member_expression"
+                        && self.fields.child(node, "property").is_some_and(|p| {
+                            entry(&format!("?.{}", self.text(p)), true).is_some_and(plain_pure)
+                        });
+                    if !method {
+                        break;
+                    }
+                    node = parent;
+                }
+                "arguments" => {
+                    if parent.parent().is_some_and(|c| self.is_data_sink(c)) {
+                        return;
+                    }
+                    break;
+                }
+                _ => break,
+            }
+        }
+        self.flag(start);
+    }
+
+    /// Whether a call only reads its arguments as data ([`DATA_SINKS`]).
+    fn is_data_sink(&self, call: Node) -> bool {
+        if kind(call) != "call_expression" {
+            return false;
+        }
+        let callee = self.callee(self.fields.child(call, "function"), 0);
+        let Some(name) = callee.name else {
+            return false;
+        };
+        if name.starts_with("console.") || DATA_SINKS.contains(&name.as_str()) {
+            return true;
+        }
+        callee.method
+            && method_fallback(&callee.receiver)
+            && name
+                .rsplit_once('.')
+                .is_some_and(|(_, m)| DATA_SINKS.contains(&format!("*.{m}").as_str()))
+    }
+
+    /// Marks the names a pattern binds as holding a value the lane cannot
+    /// name.
+    fn mark_opaque(&mut self, pattern: Node<'s>) {
+        let mut names = Vec::new();
+        self.pattern_names(pattern, &mut names, 0);
+        for name in names {
+            self.opaque.insert(self.text(name).to_string());
+        }
+    }
+
+    /// Holds every use of a name bound to an unnamed value to the rule of
+    /// [`Lane::opaque_use`], until no new name is marked.
+    fn opaque_names(&mut self, root: Node<'s>) {
+        let mut checked: HashSet<usize> = HashSet::new();
+        loop {
+            let before = self.opaque.len();
+            if before == 0 {
+                return;
+            }
+            let mut uses = Vec::new();
+            self.collect_uses(root, &mut uses, 0);
+            for ident in uses {
+                if checked.insert(ident.id()) {
+                    self.opaque_use(ident);
+                }
+            }
+            if self.opaque.len() == before {
+                return;
+            }
+        }
+    }
+
+    /// The identifiers in expression positions whose name is opaque.
+    fn collect_uses(&self, node: Node<'s>, out: &mut Vec<Node<'s>>, depth: usize) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        if matches!(kind(node), "identifier" | "shorthand_property_identifier")
+            && self.opaque.contains(self.text(node))
+            && !self.is_binding_position(node)
+        {
+            out.push(node);
+        }
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.named_children(&mut cursor).collect();
+        for child in children {
+            self.collect_uses(child, out, depth + 1);
+        }
+    }
+
+    /// Whether an identifier is where a name is bound, not used.
+    fn is_binding_position(&self, node: Node) -> bool {
+        let Some(parent) = node.parent() else {
+            return false;
+        };
+        match kind(parent) {
+            "variable_declarator" => self.is_field(parent, "name", node),
+            "assignment_expression" | "assignment_pattern" | "object_assignment_pattern" => {
+                self.is_field(parent, "left", node)
+            }
+            "augmented_assignment_expression" | "update_expression" => true,
+            "formal_parameters" | "array_pattern" | "rest_pattern" | "object_pattern"
+            | "import_clause" | "namespace_import" | "import_specifier" => true,
+            "pair_pattern" => self.is_field(parent, "value", node),
+            "arrow_function" => self.is_field(parent, "parameter", node),
+            "catch_clause" => self.is_field(parent, "parameter", node),
+            "for_in_statement" => self.is_field(parent, "left", node),
+            "function_declaration"
+            | "generator_function_declaration"
+            | "class_declaration"
+            | "function_expression"
+            | "generator_function"
+            | "class" => self.is_field(parent, "name", node),
+            _ => false,
+        }
+    }
 }
 
 /// Names that stand for values: `process.env.HOME` is the home folder,
@@ -711,8 +1913,115 @@ mod tests {
         analyse(code, 0)
             .found
             .into_iter()
+            .filter(|f| f.effect != CodeEffect::Unresolved)
             .map(|f| (f.effect, f.paths.into_iter().map(|w| w.value).collect()))
             .collect()
+    }
+
+    /// Everything found, unresolved calls included, as `effect: call`.
+    fn found(code: &str) -> Vec<String> {
+        let analysis = analyse(code, 0);
+        let mut out: Vec<String> = analysis
+            .found
+            .into_iter()
+            .map(|f| format!("{}: {}", f.effect.as_str(), f.call))
+            .collect();
+        if let Some(e) = analysis.unparsable {
+            out.push(format!("unparsable: {e}"));
+        }
+        out
+    }
+
+    #[test]
+    fn pure_code_resolves_every_call() {
+        for code in [
+            "console.log(require('fs').readFileSync('package.json', 'utf8'))",
+            "process.version",
+            "console.log('rm -rf ~')",
+            "const p = require('./package.json'); console.log(p.version, p.scripts)",
+            "console.log(process.argv.slice(2).join(' '))",
+            "const o = JSON.parse(require('fs').readFileSync('a.json', 'utf8')); for (const k in o) console.log(k, o[k])",
+            "const o = {a: 1}; Object.keys(o).forEach(k => console.log(`${k}=${o[k]}`))",
+            "const c = {}; for (const w of 'a b a'.split(' ')) c[w] = (c[w] || 0) + 1; console.log(c)",
+            "const a = [3, 1]; for (let i = 0; i < a.length; i++) console.log(a[i], a[a.length - 1 - i])",
+            "new Promise(r => setTimeout(r, 10)).then(() => console.log('done'))",
+            "new Promise((resolve) => resolve(1)).then(console.log)",
+            "const path = require('path'); console.log(path.resolve('.'), __dirname)",
+            "require('fs').readdirSync('.').filter(f => f.endsWith('.js')).forEach(f => console.log(f))",
+            "console.log(Object.entries(process.env).map(([k, v]) => k + '=' + v.length).join('\\n'))",
+            "const m = new Map(); m.set('a', 1); console.log([...m.keys()], m.get('a'))",
+            "console.log(require('os').cpus().length, Math.max(...[1, 2]))",
+            "(async () => { const r = await Promise.resolve(1); console.log(r) })()",
+            "function f(x) { return x * 2 } console.log(f(2))",
+            "console.log(typeof require, typeof window)",
+            "console.log(/a(b)/.exec('ab')[1], 'x'.padStart(3))",
+            "const {readFileSync} = require('fs'); console.log(readFileSync('a').toString().trim())",
+            "console.log(require('crypto').createHash('sha256').update('x').digest('hex'))",
+            "process.stdin.on('data', d => process.stdout.write(d.toString().toUpperCase()))",
+            "import('fs').then(fs => console.log(fs.readFileSync('a', 'utf8')))",
+            "console.log(new Function('return 1')())",
+            "eval('console.log(1 + 1)')",
+            "process.exitCode = 1",
+            "const KEY = 'version'; const p = require('./package.json'); console.log(p[KEY])",
+        ] {
+            assert!(found(code).is_empty(), "{code}: {:?}", found(code));
+        }
+    }
+
+    #[test]
+    fn ways_around_the_lane_are_unresolved() {
+        for code in [
+            "import('child_process').then(c => c.execSync('rm -rf ~'))",
+            "import(x)",
+            "module.constructor._load('child_process').execSync('id')",
+            "require.main.require('child_process').execSync('id')",
+            "process.mainModule.require('child_process').execSync('id')",
+            "Function('return process')().exit()",
+            "(() => {}).constructor('return 1')()",
+            "new Function(process.argv[1])",
+            "process.getBuiltinModule('child_process').execSync('id')",
+            "[require][0]('child_process').execSync('id')",
+            "const r = require; r('child_process').execSync('id')",
+            "const e = eval; e('1')",
+            "globalThis['ev' + 'al'](x)",
+            "const cp = require('child_process'); cp['exec' + 'Sync']('id')",
+            "const k = 'execSync'; require('child_process')[k]('id')",
+            "require('repl').start()",
+            "require('vm').runInNewContext(code)",
+            "process.binding('spawn_sync')",
+            "process.dlopen(module, 'x.node')",
+            "new (require('worker_threads').Worker)('x', { eval: true })",
+            "Reflect.apply(eval, null, ['1'])",
+            "Object.values(require('fs')).forEach(f => ['x'].forEach(f))",
+            "const o = {}; ['x'].map(o[k])",
+            "const f = ''[a][b]; f('code')()",
+            "const v = x[k]; [v].forEach(g => g())",
+            "with (require('fs')) { rmSync('x') }",
+            "Object.values(this).forEach(f => f())",
+            "(function () { return this })().require('child_process')",
+            "Object.values(globalThis).forEach(f => f())",
+            "console.log(require('lodash').sum([1]))",
+            "require('./build.js')",
+            "arguments.callee.caller('x')",
+            "setTimeout(String.fromCharCode(49))",
+            "function f(a = require('child_process').execSync('id')) {} f()",
+            "({ [require('child_process').execSync('id')]: 1 })",
+            "const {constructor: F} = () => 0; F('x')()",
+            "module.exports = 1",
+            "require.extensions['.txt'] = () => 0",
+            "Error.prepareStackTrace = (e, s) => s",
+            "(0, eval)('1')",
+            "[1].map(eval)",
+            "const s = {require}; s.require('child_process')",
+            "process.stdout._handle.x()",
+            "require('fs').mkdtempSync('x')",
+            "x()",
+            "$('a')",
+            "v8.setFlagsFromString('--allow-natives-syntax')",
+            "inspector.open()",
+        ] {
+            assert!(!found(code).is_empty(), "{code}: nothing found");
+        }
     }
 
     #[test]

@@ -102,51 +102,6 @@ const PYTHON: Grammar = Grammar {
     bundles: true,
 };
 
-const NODE: Grammar = Grammar {
-    code: &["-e", "--eval", "-p", "--print", "-pe"],
-    value: &[
-        "-r",
-        "--require",
-        "--import",
-        "--loader",
-        "--experimental-loader",
-        "-C",
-        "--conditions",
-        "--env-file",
-        "--input-type",
-        "--inspect-port",
-        "--title",
-        "--redirect-warnings",
-        "--max-old-space-size",
-        "--stack-size",
-        "--experimental-policy",
-        "--watch-path",
-        "--test-name-pattern",
-        "--test-reporter",
-    ],
-    glued: &[],
-    lexicon: &[
-        "--test",
-        "-v",
-        "--version",
-        "-h",
-        "--help",
-        "-c",
-        "--check",
-        "--run",
-        "-i",
-        "--interactive",
-    ],
-    preload: &[
-        "-r",
-        "--require",
-        "--import",
-        "--loader",
-        "--experimental-loader",
-    ],
-    bundles: false,
-};
-
 const TS_NODE: Grammar = Grammar {
     code: &["-e", "--eval", "-p", "--print"],
     value: &[
@@ -220,7 +175,7 @@ pub fn route<'w>(interpreter: &str, args: &'w [Word]) -> Route<'w> {
         "python" | "python2" | "python3" | "pypy" | "pypy3" => {
             read(&PYTHON, Lane::Code(Language::Python), args)
         }
-        "node" | "nodejs" => read(&NODE, js, args),
+        "node" | "nodejs" => node(args),
         "ts-node" | "tsx" | "ts-node-esm" | "esno" => read(&TS_NODE, js, args),
         "deno" => deno(args),
         "bun" => bun(args),
@@ -335,6 +290,129 @@ fn read<'w>(grammar: &Grammar, lane: Lane, args: &'w [Word]) -> Route<'w> {
         i += 1;
     }
     Route::Stdin { lane }
+}
+
+/// Options of node that take a value and change nothing node runs
+/// (`--input-type module`, `--stack-size=2000`). A value never starts
+/// with `-` (node then reports the option's argument missing).
+#[rustfmt::skip]
+const NODE_VALUE_OPTIONS: &[&str] = &[
+    "--input-type", "-C", "--conditions", "--title", "--max-old-space-size",
+    "--max-semi-space-size", "--stack-size", "--stack-trace-limit", "--unhandled-rejections",
+    "--dns-result-order", "--disable-proto", "--experimental-default-type", "--inspect-port",
+    "--icu-data-dir", "--secure-heap", "--secure-heap-min", "--allow-fs-read", "--allow-fs-write",
+];
+
+/// Options of node that take no value and change nothing node runs.
+#[rustfmt::skip]
+const NODE_FLAGS: &[&str] = &[
+    "--no-warnings", "--no-deprecation", "--trace-warnings", "--trace-deprecation",
+    "--throw-deprecation", "--pending-deprecation", "--trace-uncaught", "--trace-exit",
+    "--trace-sigint", "--trace-sync-io", "--enable-source-maps", "--preserve-symlinks",
+    "--preserve-symlinks-main", "--abort-on-uncaught-exception", "--no-addons",
+    "--frozen-intrinsics", "--zero-fill-buffers", "--jitless", "--expose-gc", "--use-strict",
+    "--no-global-search-paths", "--permission", "--experimental-permission",
+    "--experimental-strip-types", "--no-experimental-strip-types",
+    "--experimental-transform-types", "--experimental-detect-module",
+    "--no-experimental-detect-module", "--experimental-require-module",
+    "--no-experimental-require-module", "--experimental-vm-modules",
+    "--experimental-import-meta-resolve", "--experimental-json-modules",
+    "--experimental-wasm-modules", "--experimental-websocket", "--no-experimental-websocket",
+    "--no-experimental-fetch", "--no-experimental-global-webcrypto",
+    "--experimental-global-navigator", "--no-experimental-global-navigator",
+    "--experimental-top-level-await", "--experimental-abortcontroller",
+    "--experimental-eventsource", "--no-experimental-repl-await", "--force-context-aware",
+    "--no-force-async-hooks-checks", "--no-extra-info-on-fatal-exception",
+    "--interpreted-frames-native-stack", "--insecure-http-parser", "--no-network-family-autoselection",
+];
+
+/// Options of node after which no program of the command line runs (its
+/// test runner, a package script, a check, the REPL): the lexicon judges.
+#[rustfmt::skip]
+const NODE_LEXICON: &[&str] = &[
+    "--test", "-v", "--version", "-h", "--help", "-c", "--check", "--run", "-i", "--interactive",
+    "--v8-options", "--completion-bash",
+];
+
+/// What node runs, read as node's own option parser reads its command
+/// line: options end at the first word that is not one (or `--`); the last
+/// `-e`/`--eval`/`-p CODE`/`--print CODE`/`-pe CODE` is the code; `-p`
+/// before an option, `--print=…` and `-p` last only turn printing on (the
+/// code then comes from a later `-e`, the script, or stdin); `--foo=bar` is
+/// only for `--` options and `_` in a name is `-`. An option outside the
+/// known ones (a preload such as `-r`/`--import`/`--loader`, an env or
+/// config file, the inspector, a V8 flag) leaves the command to the
+/// lexicon: it may run code nobody read.
+fn node<'w>(args: &'w [Word]) -> Route<'w> {
+    let js = Lane::Code(Language::JavaScript);
+    let mut code: Option<InlineCode<'w>> = None;
+    let mut i = 0;
+    while let Some(arg) = args.get(i) {
+        let a = arg.value.as_str();
+        if arg.dynamic && a.starts_with('$') {
+            // A program (or an option) only known at run time: nobody can
+            // read what it runs.
+            return Route::File {
+                lane: js,
+                path: arg,
+            };
+        }
+        if a.len() <= 1 || !a.starts_with('-') {
+            break;
+        }
+        if a == "--" {
+            i += 1;
+            break;
+        }
+        let (name, glued) = match a.split_once('=') {
+            Some((n, v)) if a.starts_with("--") => (n, Some(v)),
+            _ => (a, None),
+        };
+        let name = name.get(..2).unwrap_or("").to_string()
+            + &name.get(2..).unwrap_or("").replace('_', "-");
+        let next = args.get(i + 1);
+        let next_is_value = next.is_some_and(|n| !n.value.starts_with('-') && !n.value.is_empty());
+        match name.as_str() {
+            "-e" | "--eval" | "-pe" => match glued {
+                Some(_) if name == "--eval" => {
+                    code = Some(InlineCode::glued(arg, "--eval=".len()));
+                    i += 1;
+                }
+                Some(_) => return Route::Lexicon,
+                None => {
+                    let Some(value) = next else {
+                        return Route::Lexicon;
+                    };
+                    code = Some(InlineCode::whole(value));
+                    i += 2;
+                }
+            },
+            "-p" | "--print" => {
+                if glued.is_none() && next_is_value {
+                    if let Some(value) = next {
+                        code = Some(InlineCode::whole(value));
+                    }
+                    i += 2;
+                } else {
+                    i += 1;
+                }
+            }
+            n if NODE_LEXICON.contains(&n) => return Route::Lexicon,
+            n if NODE_FLAGS.contains(&n) && glued.is_none() => i += 1,
+            n if NODE_VALUE_OPTIONS.contains(&n) => {
+                i += if glued.is_some() { 1 } else { 2 };
+            }
+            _ => return Route::Lexicon,
+        }
+    }
+    if let Some(code) = code {
+        return Route::Inline { lane: js, code };
+    }
+    match args.get(i) {
+        Some(arg) if arg.value == "-" => Route::Stdin { lane: js },
+        Some(path) => Route::File { lane: js, path },
+        None => Route::Stdin { lane: js },
+    }
 }
 
 fn deno<'w>(args: &'w [Word]) -> Route<'w> {
@@ -493,6 +571,33 @@ mod tests {
         assert_eq!(kind("lua", "-l evil -e X"), "lexicon");
         assert_eq!(kind("node", "--input-type module -e X"), "inline X");
         assert_eq!(kind("node", "--test"), "lexicon");
+        // The last code wins; options end at the script or `--`.
+        assert_eq!(kind("node", "-e A -e B"), "inline B");
+        assert_eq!(kind("node", "-e A -p B"), "inline B");
+        assert_eq!(kind("node", "--eval A --print=X"), "inline A");
+        assert_eq!(kind("node", "-p -e A"), "inline A");
+        assert_eq!(kind("node", "-e A -p"), "inline A");
+        assert_eq!(kind("node", "-e A x.js -e B"), "inline A");
+        assert_eq!(kind("node", "-e A -- -e B"), "inline A");
+        assert_eq!(kind("node", "-pe A"), "inline A");
+        // `--print=X` and a lone `-p` only print: the code is on stdin.
+        assert_eq!(kind("node", "--print=X"), "stdin");
+        assert_eq!(kind("node", "-p"), "stdin");
+        assert_eq!(kind("node", "-p -"), "stdin");
+        assert_eq!(kind("node", "-p x.js"), "inline x.js");
+        assert_eq!(kind("node", "--no-warnings x.js"), "file x.js");
+        // `_` is `-` in node's option names; unknown options and
+        // preloads go to the lexicon.
+        assert_eq!(
+            kind("node", "--experimental_loader=./x.mjs -e X"),
+            "lexicon"
+        );
+        assert_eq!(kind("node", "--input_type=module -e X"), "inline X");
+        assert_eq!(kind("node", "--env-file=.env -e X"), "lexicon");
+        assert_eq!(kind("node", "--inspect -e X"), "lexicon");
+        assert_eq!(kind("node", "--title t -e X"), "inline X");
+        assert_eq!(kind("node", "--allow-natives-syntax -e X"), "lexicon");
+        assert_eq!(kind("node", "-e=X"), "lexicon");
         assert_eq!(kind("deno", "eval X"), "inline X");
         assert_eq!(kind("deno", "run -A main.ts"), "file main.ts");
         assert_eq!(kind("bun", "-e X"), "inline X");
