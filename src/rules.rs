@@ -297,6 +297,8 @@ pub enum CodeEffect {
     Dynamic,
     /// Signals or changes other processes.
     Process,
+    /// A call the lane cannot resolve to a known pure function.
+    Unresolved,
 }
 
 impl CodeEffect {
@@ -310,6 +312,7 @@ impl CodeEffect {
             CodeEffect::Network => "network",
             CodeEffect::Dynamic => "dynamic",
             CodeEffect::Process => "process",
+            CodeEffect::Unresolved => "unresolved",
         }
     }
 
