@@ -95,6 +95,10 @@ const INTROSPECTION: &[&str] = &[
     "tb_next",
 ];
 
+/// Modules whose import starts another program (`import antigravity`
+/// opens a web browser).
+const SPAWNING_IMPORTS: &[&str] = &["antigravity"];
+
 /// Readers that also fetch a URL or a remote store given as the path
 /// (`pandas.read_csv('https://…')`): pure only for a literal local path.
 #[rustfmt::skip]
@@ -490,6 +494,10 @@ impl<'s, 't> Lane<'s, 't> {
             match kind(child) {
                 "dotted_name" => {
                     let full = self.name(child).into_owned();
+                    if SPAWNING_IMPORTS.contains(&full.as_str()) {
+                        self.findings
+                            .push(CodeEffect::Spawn, self.text(node), line(node));
+                    }
                     let head = full.split('.').next().unwrap_or(&full).to_string();
                     self.env.insert(head.clone(), Value::Module(head));
                 }
