@@ -726,7 +726,14 @@ struct InlineCall {
 }
 
 const CODE_EFFECTS: &[&str] = &[
-    "none", "write", "delete", "spawn", "network", "dynamic", "process", "unresolved",
+    "none",
+    "write",
+    "delete",
+    "spawn",
+    "network",
+    "dynamic",
+    "process",
+    "unresolved",
 ];
 const EQUIVALENTS: &[&str] = &["rm", "rm -rf", "rmdir", "mv", "cp", "cp -r", "chmod"];
 

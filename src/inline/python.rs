@@ -219,7 +219,10 @@ fn is_public_identifier(name: &str) -> bool {
 
 /// Whether `name` is a dunder that is not plain data (`__class__`).
 fn is_code_dunder(name: &str) -> bool {
-    name.len() > 4 && name.starts_with("__") && name.ends_with("__") && !DATA_DUNDERS.contains(&name)
+    name.len() > 4
+        && name.starts_with("__")
+        && name.ends_with("__")
+        && !DATA_DUNDERS.contains(&name)
 }
 
 fn text<'s>(node: Node, src: &'s str) -> &'s str {
@@ -411,7 +414,8 @@ impl<'s, 't> Lane<'s, 't> {
             if let Some(name) = self.fields.child(param, "name").or(Some(param))
                 && kind(name) == "identifier"
             {
-                self.env.insert(self.name(name).into_owned(), Value::Unknown);
+                self.env
+                    .insert(self.name(name).into_owned(), Value::Unknown);
             }
         }
     }
@@ -707,8 +711,7 @@ impl<'s, 't> Lane<'s, 't> {
             _ => false,
         };
         if escapes && !self.stays_named(node) {
-            self.findings
-                .push(CodeEffect::Unresolved, &t, line(node));
+            self.findings.push(CodeEffect::Unresolved, &t, line(node));
         }
         if let Some(effect) = argument_decides(&name, &args) {
             self.findings.push(effect, &t, line(node));
@@ -718,8 +721,7 @@ impl<'s, 't> Lane<'s, 't> {
             Resolution::Table => self.findings.call(&callee, &args, &t, line(node), analyse),
             Resolution::Defined => {}
             Resolution::Unresolved => {
-                self.findings
-                    .push(CodeEffect::Unresolved, &t, line(node));
+                self.findings.push(CodeEffect::Unresolved, &t, line(node));
             }
         }
     }
@@ -1298,6 +1300,73 @@ mod tests {
                 effects(code)
             );
         }
+    }
+
+    /// The effect names found in `code`.
+    fn kinds(code: &str) -> Vec<&'static str> {
+        analyse(code, 0)
+            .found
+            .into_iter()
+            .map(|f| f.effect.as_str())
+            .collect()
+    }
+
+    #[test]
+    fn every_call_must_resolve() {
+        for code in [
+            "import somepkg; somepkg.run()",
+            "import os; os.chdir('/')",
+            "f = g(); f()",
+            "import os\nfor m in [os]: m.remove('x')",
+            "import os\ndef f(): return os\nf().remove('x')",
+            "import os\nclass A:\n    m = os\nA.m.remove('x')",
+            "import json\njson.loads = print",
+            "import math; math.os",
+            "print(print.__self__)",
+            "import sys; sys.path.insert(0, '/tmp/x')",
+        ] {
+            assert!(
+                kinds(code).contains(&"unresolved"),
+                "{code}: {:?}",
+                kinds(code)
+            );
+        }
+    }
+
+    #[test]
+    fn known_pure_code_resolves() {
+        for code in [
+            "import json, sys; print(json.load(sys.stdin)['x'])",
+            "import glob; print(glob.glob('*.py'))",
+            "import math; print(math.sqrt(2), math.pi)",
+            "x = [3, 1]; x.sort(); print(', '.join(map(str, x)))",
+            "class A:\n    def f(self): return 1\nprint(A().f())",
+            "import os; print(os)",
+            "import sys; print(sys.platform.startswith('linux'))",
+            "from math import *; print(sqrt(2))",
+        ] {
+            assert!(kinds(code).is_empty(), "{code}: {:?}", kinds(code));
+        }
+    }
+
+    #[test]
+    fn modules_through_modules_and_nfkc_names_resolve() {
+        for code in [
+            "import glob; glob.os.remove('/x')",
+            "import shutil; shutil.os.remove('/x')",
+            "import os; os.path.os.remove('/x')",
+            "from glob import os; os.remove('/x')",
+            "import os; ｏｓ.remove('/x')",
+            "import os; os.ｒｅｍｏｖｅ('/x')",
+        ] {
+            assert_eq!(
+                effects(code),
+                vec![(CodeEffect::Delete, vec!["/x".to_string()])],
+                "{code}"
+            );
+        }
+        // `glob.glob` is glob's own function, not the module.
+        assert!(kinds("import glob; glob.glob('*')").is_empty());
     }
 
     #[test]
