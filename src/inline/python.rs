@@ -125,6 +125,15 @@ const LOOKS_ONLY: &[&str] = &[
 
 /// Reads Python `code`; `depth` counts code-in-code levels already entered.
 pub fn analyse(code: &str, depth: usize) -> Analysis {
+    if let Some(encoding) = foreign_encoding(code) {
+        return Analysis {
+            found: Vec::new(),
+            unparsable: Some(format!(
+                "it declares the source encoding `{}`, which Python decodes into code portcullis does not see",
+                crate::limits::clip(encoding, 40)
+            )),
+        };
+    }
     let tree = match super::parse(Grammar::Python, code, "Python") {
         Ok(tree) => tree,
         Err(failed) => return failed,
@@ -146,6 +155,45 @@ pub fn analyse(code: &str, depth: usize) -> Analysis {
         analysis.unparsable = Some(super::first_error(root, code.as_bytes()));
     }
     analysis
+}
+
+/// Source encodings whose text reads the same as the UTF-8 the lane reads
+/// (for every ASCII character).
+#[rustfmt::skip]
+const READ_ENCODINGS: &[&str] = &[
+    "ascii", "cp1252", "iso-8859-1", "iso-8859-15", "iso-latin-1", "iso8859-1", "l1", "latin-1",
+    "latin1", "us-ascii", "utf-8", "utf-8-sig", "utf8",
+];
+
+/// The encoding a PEP 263 cookie in the first two lines declares
+/// (`# -*- coding: utf-7 -*-`), when it is not one the lane reads as
+/// Python does: under `utf-7` a comment such as `#+AAo-import os` is code.
+fn foreign_encoding(code: &str) -> Option<&str> {
+    for line in code.lines().take(2) {
+        let trimmed = line.trim_start_matches([' ', '\t', '\x0c']);
+        if !trimmed.starts_with('#') {
+            // Only a comment line may come before the cookie's line.
+            if trimmed.is_empty() {
+                continue;
+            }
+            return None;
+        }
+        // As Python's `coding[:=]`: the first `coding` followed by `:` or `=`.
+        let Some(rest) = trimmed
+            .match_indices("coding")
+            .find_map(|(at, _)| trimmed[at + "coding".len()..].strip_prefix([':', '=']))
+        else {
+            continue;
+        };
+        let rest = rest.trim_start_matches([' ', '\t']);
+        let end = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')))
+            .unwrap_or(rest.len());
+        let name = &rest[..end];
+        let normal = name.to_ascii_lowercase().replace('_', "-");
+        return (!READ_ENCODINGS.contains(&normal.as_str())).then_some(name);
+    }
+    None
 }
 
 /// The grammar's fields the lane reads.
@@ -1367,6 +1415,31 @@ mod tests {
         }
         // `glob.glob` is glob's own function, not the module.
         assert!(kinds("import glob; glob.glob('*')").is_empty());
+    }
+
+    #[test]
+    fn a_foreign_source_encoding_is_unparsable() {
+        let hidden =
+            "# -*- coding: utf-7 -*-\nprint(1) #+AAo-import os+ADs-os.system(+ACI-ls+ACI-)\n";
+        assert!(analyse(hidden, 0).unparsable.is_some());
+        assert!(
+            analyse("#!/usr/bin/env python3\n#coding=UTF_7\n", 0)
+                .unparsable
+                .is_some()
+        );
+        assert!(
+            analyse("# codings, coding: utf-7\n", 0)
+                .unparsable
+                .is_some()
+        );
+        for code in [
+            "# -*- coding: utf-8 -*-\nprint(1)\n",
+            "#!/usr/bin/env python\n# coding: latin-1\nprint(1)\n",
+            "print(1)\n# coding: utf-7\n",
+            "x = 1\n# coding: utf-7\n",
+        ] {
+            assert!(analyse(code, 0).unparsable.is_none(), "{code}");
+        }
     }
 
     #[test]
