@@ -210,8 +210,11 @@ const FIELDS: &[&str] = &[
     "object",
     "operator",
     "parameters",
+    "return_type",
     "right",
     "subscript",
+    "type",
+    "type_parameters",
     "value",
     "superclasses",
 ];
@@ -333,6 +336,11 @@ impl<'s, 't> Lane<'s, 't> {
             "import_from_statement" => self.import_from(node),
             "future_import_statement" | "comment" | "global_statement" | "nonlocal_statement" => {}
             "assignment" | "augmented_assignment" => {
+                // `x: T = v`: Python evaluates the annotation `T` at module
+                // and class level.
+                if let Some(annotation) = self.fields.child(node, "type") {
+                    self.visit(annotation, depth + 1);
+                }
                 if let Some(right) = self.fields.child(node, "right") {
                     // `f = os.system` only names the function: its calls
                     // through `f` are judged. Stored anywhere else
@@ -375,8 +383,11 @@ impl<'s, 't> Lane<'s, 't> {
                 if let Some(params) = self.fields.child(node, "parameters") {
                     self.visit_defaults(params, depth);
                 }
-                if let Some(body) = self.fields.child(node, "body") {
-                    self.visit(body, depth + 1);
+                // Annotations are evaluated where the function is defined.
+                for field in ["return_type", "type_parameters", "body"] {
+                    if let Some(child) = self.fields.child(node, field) {
+                        self.visit(child, depth + 1);
+                    }
                 }
             }
             "class_definition" => {
@@ -385,7 +396,7 @@ impl<'s, 't> Lane<'s, 't> {
                     self.env
                         .insert(self.name(name).into_owned(), Value::Function);
                 }
-                for field in ["superclasses", "body"] {
+                for field in ["type_parameters", "superclasses", "body"] {
                     if let Some(child) = self.fields.child(node, field) {
                         self.visit(child, depth + 1);
                     }
@@ -451,13 +462,16 @@ impl<'s, 't> Lane<'s, 't> {
         self.cursors.push(cursor);
     }
 
-    /// Default values of parameters are expressions; the names are not.
+    /// Default values and annotations of parameters are expressions; the
+    /// names are not.
     fn visit_defaults(&mut self, params: Node<'t>, depth: usize) {
         let mut cursor = params.walk();
         let children: Vec<Node<'t>> = params.named_children(&mut cursor).collect();
         for param in children {
-            if let Some(value) = self.fields.child(param, "value") {
-                self.visit(value, depth + 1);
+            for field in ["value", "type"] {
+                if let Some(value) = self.fields.child(param, field) {
+                    self.visit(value, depth + 1);
+                }
             }
             if let Some(name) = self.fields.child(param, "name").or(Some(param))
                 && kind(name) == "identifier"
