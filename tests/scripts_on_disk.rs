@@ -179,3 +179,37 @@ fn a_heredoc_written_in_the_line_wins_over_the_disk() {
         ("SIGNED".into(), "write.redirect".into())
     );
 }
+
+#[test]
+fn python_m_with_a_module_of_the_project_reads_it() {
+    let p = Project::new("module");
+    let cwd = p.cwd();
+    // Python finds `mod.py` in the working folder before any installed
+    // module: its code is judged.
+    p.write("proj/evil.py", "import shutil\nshutil.rmtree('/usr')\n");
+    assert_eq!(
+        check(&cwd, "python3 -m evil"),
+        ("BLOCKED".into(), "floor.rm.system".into())
+    );
+    p.write("proj/tidy.py", "print('tidy')\n");
+    assert_eq!(
+        check(&cwd, "python3 -m tidy"),
+        ("FREE".into(), "inline.python.pure".into())
+    );
+    // A folder of the project shadows an installed module too (`pytest/`),
+    // and its code is spread over files: SIGNED, unread.
+    p.write("proj/pytest/__main__.py", "print('not pytest')\n");
+    assert_eq!(
+        check(&cwd, "python3 -m pytest"),
+        ("SIGNED".into(), "inline.unreadable-script".into())
+    );
+    assert_eq!(
+        check(&cwd, "python3 -m tidy.sub"),
+        ("SIGNED".into(), "inline.unreadable-script".into())
+    );
+    // Modules not in the project keep their lexicon class.
+    assert_eq!(
+        check(&cwd, "python3 -m json.tool x.json"),
+        ("FREE".into(), "lexicon.python3.json.tool".into())
+    );
+}

@@ -102,6 +102,9 @@ impl Run<'_> {
                 self.lane(lane, text, &origin, site, depth, cwd)
             }
             Route::Stdin { lane } => self.code_from_stdin(interpreter, lane, site, depth, cwd),
+            Route::Module { lane, name } => {
+                self.project_module(interpreter, lane, name, site, depth, cwd)
+            }
             Route::File { lane, path } => {
                 if !path.dynamic && crate::rules::is_test_script(&path.value) {
                     return false;
@@ -109,6 +112,45 @@ impl Run<'_> {
                 self.script_file(interpreter, ScriptKind::Lane(lane), path, site, depth, cwd)
             }
         }
+    }
+
+    /// `python -m NAME`: a module of the project (`NAME.py` or a folder
+    /// `NAME/` in the working folder, which Python finds before any
+    /// installed module) is its code: a file is read as a script, a package
+    /// (code over many files) is SIGNED. Any other module is left to the
+    /// lexicon (`-m pytest`, `-m json.tool`). Returns true when judged.
+    fn project_module(
+        &mut self,
+        interpreter: &str,
+        lane: Lane,
+        name: &str,
+        site: &Site,
+        depth: usize,
+        cwd: Option<PathBuf>,
+    ) -> bool {
+        let top = name.split('.').next().unwrap_or(name);
+        let file = Word::literal(&format!("{top}.py"));
+        let Some(file_path) = self.location.resolve_in(&file, cwd.as_deref()).path else {
+            return false;
+        };
+        let folder = file_path.with_extension("");
+        if name == top && file_path.is_file() {
+            return self.script_file(interpreter, ScriptKind::Lane(lane), &file, site, depth, cwd);
+        }
+        if !(file_path.exists() || folder.is_dir()) {
+            return false;
+        }
+        self.find(
+            Verdict::Signed,
+            "inline.unreadable-script",
+            format!(
+                "{interpreter} -m {} runs the project's own module {top}, which portcullis does not read",
+                limits::clip(name, 80)
+            ),
+            UNREADABLE_REMEDIATION,
+            site.command.text.as_str(),
+        );
+        true
     }
 
     /// An interpreter reading its program from stdin.

@@ -7,36 +7,133 @@
 //! Takes code text; returns an [`Analysis`]. Bindings are flow-insensitive
 //! and global: a name bound anywhere before its use keeps its last value,
 //! which errs toward finding an effect, never toward missing one.
+//!
+//! FREE is proven, call by call: every call must resolve to an entry of the
+//! table (a known pure function, or one whose effect is judged), to a
+//! function or class defined in the code itself (its body is read where it
+//! is defined), or it is `unresolved`. Names are read as Python reads them,
+//! after NFKC normalisation (`ｏｓ` is `os`). A module reached through
+//! another (`glob.os`, `shutil.os`, `os.path.os`) is that module. A module,
+//! or a name the table does not know, used as a value (put in a list,
+//! passed on, returned) is unresolved: it could reach a method call on a
+//! value the lane cannot follow.
 
 use super::value::{self, Value};
 use super::{Analysis, Args, Callee, Fields, Findings, Language, MAX_DEPTH};
 use crate::grammar::Grammar;
-use crate::rules::CodeEffect;
-use std::collections::HashMap;
+use crate::rules::{self, CodeEffect};
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
 use tree_sitter::Node;
+use unicode_normalization::UnicodeNormalization;
 
 /// The kind name of a Python node (see [`Grammar::kind`]).
 fn kind<'t>(node: impl std::borrow::Borrow<Node<'t>>) -> &'static str {
     Grammar::Python.kind(*node.borrow())
 }
 
-/// Builtins the lane knows by their bare name.
+/// Every name in Python's `builtins` module (3.11 to 3.13): a bare name
+/// the code does not bind is the builtin, judged by the table.
 #[rustfmt::skip]
 const BUILTINS: &[&str] = &[
-    "__import__", "breakpoint", "compile", "eval", "exec", "getattr", "globals", "locals", "open",
-    "str", "vars",
+    "ArithmeticError", "AssertionError", "AttributeError", "BaseException",
+    "BaseExceptionGroup", "BlockingIOError", "BrokenPipeError", "BufferError", "BytesWarning",
+    "ChildProcessError", "ConnectionAbortedError", "ConnectionError", "ConnectionRefusedError",
+    "ConnectionResetError", "DeprecationWarning", "EOFError", "Ellipsis", "EncodingWarning",
+    "EnvironmentError", "Exception", "ExceptionGroup", "FileExistsError", "FileNotFoundError",
+    "FloatingPointError", "FutureWarning", "GeneratorExit", "IOError", "ImportError",
+    "ImportWarning", "IndentationError", "IndexError", "InterruptedError", "IsADirectoryError",
+    "KeyError", "KeyboardInterrupt", "LookupError", "MemoryError", "ModuleNotFoundError",
+    "NameError", "NotADirectoryError", "NotImplemented", "NotImplementedError", "OSError",
+    "OverflowError", "PendingDeprecationWarning", "PermissionError", "ProcessLookupError",
+    "PythonFinalizationError", "RecursionError", "ReferenceError", "ResourceWarning",
+    "RuntimeError", "RuntimeWarning", "StopAsyncIteration", "StopIteration", "SyntaxError",
+    "SyntaxWarning", "SystemError", "SystemExit", "TabError", "TimeoutError", "TypeError",
+    "UnboundLocalError", "UnicodeDecodeError", "UnicodeEncodeError", "UnicodeError",
+    "UnicodeTranslateError", "UnicodeWarning", "UserWarning", "ValueError", "Warning",
+    "ZeroDivisionError", "__build_class__", "__debug__", "__doc__", "__import__", "__loader__",
+    "__name__", "__package__", "__spec__", "abs", "aiter", "all", "anext", "any", "ascii", "bin",
+    "bool", "breakpoint", "bytearray", "bytes", "callable", "chr", "classmethod", "compile",
+    "complex", "copyright", "credits", "delattr", "dict", "dir", "divmod", "enumerate", "eval",
+    "exec", "exit", "filter", "float", "format", "frozenset", "getattr", "globals", "hasattr",
+    "hash", "help", "hex", "id", "input", "int", "isinstance", "issubclass", "iter", "len",
+    "license", "list", "locals", "map", "max", "memoryview", "min", "next", "object", "oct",
+    "open", "ord", "pow", "print", "property", "quit", "range", "repr", "reversed", "round",
+    "set", "setattr", "slice", "sorted", "staticmethod", "str", "sum", "super", "tuple", "type",
+    "vars", "zip",
 ];
 
-/// Attributes that reach a module's or object's internals, where a name
-/// can be looked up from a string nobody reads first.
+/// Modules that other modules import and so expose as attributes
+/// (`glob.os`, `shutil.os`, `os.path.os`, `importlib.sys`): an attribute of
+/// a module with one of these names is taken to be that module. Names that
+/// are also common plain attributes (`sys.platform`, `err.code`) are left
+/// out: for those the attribute stays unknown, which is unresolved anyway.
+#[rustfmt::skip]
+const REACHABLE_MODULES: &[&str] = &[
+    "_posixsubprocess", "asyncio", "builtins", "cProfile", "ctypes", "doctest", "glob",
+    "importlib", "marshal", "multiprocessing", "nt", "ntpath", "os", "pathlib", "pdb", "pickle",
+    "posix", "posixpath", "pty", "pydoc", "requests", "runpy", "shutil", "socket", "subprocess",
+    "sys", "tempfile", "timeit", "urllib", "webbrowser",
+];
+
+/// Dunder attributes that are only data: reading them runs nothing and
+/// reaches nothing else.
+#[rustfmt::skip]
+const DATA_DUNDERS: &[&str] = &[
+    "__all__", "__doc__", "__file__", "__module__", "__name__", "__qualname__", "__version__",
+];
+
+/// Attributes that reach a module's or object's internals (its globals,
+/// frames, code), where a name can be looked up from a string nobody reads
+/// first.
 #[rustfmt::skip]
 const INTROSPECTION: &[&str] = &[
     "__bases__", "__builtins__", "__class__", "__closure__", "__code__", "__dict__",
     "__getattribute__", "__globals__", "__loader__", "__mro__", "__subclasses__",
+    "ag_frame", "cr_frame", "f_back", "f_builtins", "f_code", "f_globals", "f_locals",
+    "func_code", "func_globals", "gi_code", "gi_frame", "im_func", "im_self", "tb_frame",
+    "tb_next",
+];
+
+/// Modules whose import starts another program (`import antigravity`
+/// opens a web browser).
+const SPAWNING_IMPORTS: &[&str] = &["antigravity"];
+
+/// Readers that also fetch a URL or a remote store given as the path
+/// (`pandas.read_csv('https://…')`): pure only for a literal local path.
+#[rustfmt::skip]
+const URL_READERS: &[&str] = &[
+    "pandas.read_csv", "pandas.read_excel", "pandas.read_json", "pandas.read_parquet",
+    "pandas.read_table",
+];
+
+/// Calls that change where later imports are found: pure only for a
+/// literal relative path that stays in the working folder (`'.'`, `'src'`).
+const IMPORT_PATHS: &[&str] = &["sys.path.append", "sys.path.insert"];
+
+/// Calls that only look at the value they are given (print it, describe
+/// it) and hand nothing of it back, or that are judged dynamic themselves
+/// (`vars(os)`): a module or unknown name passed to them goes nowhere else
+/// unjudged.
+#[rustfmt::skip]
+const LOOKS_ONLY: &[&str] = &[
+    "callable", "dir", "getattr", "globals", "hasattr", "id", "inspect.getcomments", "inspect.getdoc",
+    "inspect.getfile", "inspect.getsource", "inspect.getsourcefile", "inspect.getsourcelines",
+    "inspect.isclass", "inspect.isfunction", "inspect.ismethod", "inspect.ismodule",
+    "inspect.signature", "isinstance", "issubclass", "locals", "print", "repr", "str", "vars",
 ];
 
 /// Reads Python `code`; `depth` counts code-in-code levels already entered.
 pub fn analyse(code: &str, depth: usize) -> Analysis {
+    if let Some(encoding) = foreign_encoding(code) {
+        return Analysis {
+            found: Vec::new(),
+            unparsable: Some(format!(
+                "it declares the source encoding `{}`, which Python decodes into code portcullis does not see",
+                crate::limits::clip(encoding, 40)
+            )),
+        };
+    }
     let tree = match super::parse(Grammar::Python, code, "Python") {
         Ok(tree) => tree,
         Err(failed) => return failed,
@@ -48,14 +145,55 @@ pub fn analyse(code: &str, depth: usize) -> Analysis {
         cursors: Vec::new(),
         env: HashMap::new(),
         star: Vec::new(),
+        defined: HashSet::new(),
         findings: Findings::new(Language::Python, depth),
     };
+    lane.collect_definitions(root);
     lane.visit(root, 0);
     let mut analysis = lane.findings.analysis;
     if root.has_error() && analysis.unparsable.is_none() {
         analysis.unparsable = Some(super::first_error(root, code.as_bytes()));
     }
     analysis
+}
+
+/// Source encodings whose text reads the same as the UTF-8 the lane reads
+/// (for every ASCII character).
+#[rustfmt::skip]
+const READ_ENCODINGS: &[&str] = &[
+    "ascii", "cp1252", "iso-8859-1", "iso-8859-15", "iso-latin-1", "iso8859-1", "l1", "latin-1",
+    "latin1", "us-ascii", "utf-8", "utf-8-sig", "utf8",
+];
+
+/// The encoding a PEP 263 cookie in the first two lines declares
+/// (`# -*- coding: utf-7 -*-`), when it is not one the lane reads as
+/// Python does: under `utf-7` a comment such as `#+AAo-import os` is code.
+fn foreign_encoding(code: &str) -> Option<&str> {
+    for line in code.lines().take(2) {
+        let trimmed = line.trim_start_matches([' ', '\t', '\x0c']);
+        if !trimmed.starts_with('#') {
+            // Only a comment line may come before the cookie's line.
+            if trimmed.is_empty() {
+                continue;
+            }
+            return None;
+        }
+        // As Python's `coding[:=]`: the first `coding` followed by `:` or `=`.
+        let Some(rest) = trimmed
+            .match_indices("coding")
+            .find_map(|(at, _)| trimmed[at + "coding".len()..].strip_prefix([':', '=']))
+        else {
+            continue;
+        };
+        let rest = rest.trim_start_matches([' ', '\t']);
+        let end = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.')))
+            .unwrap_or(rest.len());
+        let name = &rest[..end];
+        let normal = name.to_ascii_lowercase().replace('_', "-");
+        return (!READ_ENCODINGS.contains(&normal.as_str())).then_some(name);
+    }
+    None
 }
 
 /// The grammar's fields the lane reads.
@@ -72,8 +210,11 @@ const FIELDS: &[&str] = &[
     "object",
     "operator",
     "parameters",
+    "return_type",
     "right",
     "subscript",
+    "type",
+    "type_parameters",
     "value",
     "superclasses",
 ];
@@ -92,7 +233,47 @@ struct Lane<'s, 't> {
     env: HashMap<String, Value>,
     /// Modules imported with `from m import *`.
     star: Vec<String>,
+    /// Names of the functions and classes the code defines (methods
+    /// included): their bodies are read where they are defined.
+    defined: HashSet<String>,
     findings: Findings,
+}
+
+/// How a call resolves.
+#[derive(Debug, PartialEq, Eq)]
+enum Resolution {
+    /// To a table entry: a known pure function, or an effect judged by the
+    /// table.
+    Table,
+    /// To a function or class the code defines.
+    Defined,
+    /// To nothing known.
+    Unresolved,
+}
+
+/// A name as Python reads it: NFKC-normalised (`ｏｓ` is `os`).
+fn normalised(name: &str) -> Cow<'_, str> {
+    if name.is_ascii() {
+        Cow::Borrowed(name)
+    } else {
+        Cow::Owned(name.nfkc().collect())
+    }
+}
+
+/// Whether `name` is a plain identifier that is not private or a dunder
+/// (`sqrt`, not `_x` or `__class__`).
+fn is_public_identifier(name: &str) -> bool {
+    !name.is_empty()
+        && !name.starts_with('_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// Whether `name` is a dunder that is not plain data (`__class__`).
+fn is_code_dunder(name: &str) -> bool {
+    name.len() > 4
+        && name.starts_with("__")
+        && name.ends_with("__")
+        && !DATA_DUNDERS.contains(&name)
 }
 
 fn text<'s>(node: Node, src: &'s str) -> &'s str {
@@ -108,6 +289,40 @@ impl<'s, 't> Lane<'s, 't> {
         text(node, self.src)
     }
 
+    /// The text of a name node (identifier, attribute name, dotted import
+    /// name), normalised as Python normalises identifiers.
+    fn name(&self, node: Node<'t>) -> Cow<'s, str> {
+        normalised(self.text(node))
+    }
+
+    /// Records the names of every function and class the code defines.
+    fn collect_definitions(&mut self, root: Node<'t>) {
+        let mut cursor = root.walk();
+        let mut depth = 0usize;
+        loop {
+            let node = cursor.node();
+            if matches!(kind(node), "function_definition" | "class_definition")
+                && let Some(name) = self.fields.child(node, "name")
+            {
+                let name = self.name(name).into_owned();
+                self.defined.insert(name);
+            }
+            if depth < MAX_DEPTH && cursor.goto_first_child() {
+                depth += 1;
+                continue;
+            }
+            loop {
+                if cursor.goto_next_sibling() {
+                    break;
+                }
+                if !cursor.goto_parent() {
+                    return;
+                }
+                depth = depth.saturating_sub(1);
+            }
+        }
+    }
+
     fn visit(&mut self, node: Node<'t>, depth: usize) {
         if depth > MAX_DEPTH {
             self.findings
@@ -121,10 +336,22 @@ impl<'s, 't> Lane<'s, 't> {
             "import_from_statement" => self.import_from(node),
             "future_import_statement" | "comment" | "global_statement" | "nonlocal_statement" => {}
             "assignment" | "augmented_assignment" => {
+                // `x: T = v`: Python evaluates the annotation `T` at module
+                // and class level.
+                if let Some(annotation) = self.fields.child(node, "type") {
+                    self.visit(annotation, depth + 1);
+                }
                 if let Some(right) = self.fields.child(node, "right") {
                     // `f = os.system` only names the function: its calls
-                    // through `f` are judged.
-                    if !matches!(kind(right), "identifier" | "attribute") {
+                    // through `f` are judged. Stored anywhere else
+                    // (`self.m = os`), the value is used.
+                    let alias = kind(node) == "assignment"
+                        && self
+                            .fields
+                            .child(node, "left")
+                            .is_some_and(|l| kind(l) == "identifier")
+                        && !in_class_body(node);
+                    if !(alias && matches!(kind(right), "identifier" | "attribute")) {
                         self.visit(right, depth + 1);
                     }
                     let value = if kind(node) == "assignment" {
@@ -142,7 +369,7 @@ impl<'s, 't> Lane<'s, 't> {
                     self.visit(value, depth + 1);
                     let v = self.eval(value, 0);
                     if let Some(name) = self.fields.child(node, "name") {
-                        self.env.insert(self.text(name).to_string(), v);
+                        self.env.insert(self.name(name).into_owned(), v);
                     }
                 }
             }
@@ -151,26 +378,34 @@ impl<'s, 't> Lane<'s, 't> {
             "function_definition" => {
                 if let Some(name) = self.fields.child(node, "name") {
                     self.env
-                        .insert(self.text(name).to_string(), Value::Function);
+                        .insert(self.name(name).into_owned(), Value::Function);
                 }
                 if let Some(params) = self.fields.child(node, "parameters") {
                     self.visit_defaults(params, depth);
                 }
-                if let Some(body) = self.fields.child(node, "body") {
-                    self.visit(body, depth + 1);
+                // Annotations are evaluated where the function is defined.
+                for field in ["return_type", "type_parameters", "body"] {
+                    if let Some(child) = self.fields.child(node, field) {
+                        self.visit(child, depth + 1);
+                    }
                 }
             }
             "class_definition" => {
+                // Calling the class runs its `__init__`, read in its body.
                 if let Some(name) = self.fields.child(node, "name") {
-                    self.env.insert(self.text(name).to_string(), Value::Unknown);
+                    self.env
+                        .insert(self.name(name).into_owned(), Value::Function);
                 }
-                for field in ["superclasses", "body"] {
+                for field in ["type_parameters", "superclasses", "body"] {
                     if let Some(child) = self.fields.child(node, field) {
                         self.visit(child, depth + 1);
                     }
                 }
             }
             "lambda" => {
+                if let Some(params) = self.fields.child(node, "parameters") {
+                    self.visit_defaults(params, depth);
+                }
                 if let Some(body) = self.fields.child(node, "body") {
                     self.visit(body, depth + 1);
                 }
@@ -227,18 +462,22 @@ impl<'s, 't> Lane<'s, 't> {
         self.cursors.push(cursor);
     }
 
-    /// Default values of parameters are expressions; the names are not.
+    /// Default values and annotations of parameters are expressions; the
+    /// names are not.
     fn visit_defaults(&mut self, params: Node<'t>, depth: usize) {
         let mut cursor = params.walk();
         let children: Vec<Node<'t>> = params.named_children(&mut cursor).collect();
         for param in children {
-            if let Some(value) = self.fields.child(param, "value") {
-                self.visit(value, depth + 1);
+            for field in ["value", "type"] {
+                if let Some(value) = self.fields.child(param, field) {
+                    self.visit(value, depth + 1);
+                }
             }
             if let Some(name) = self.fields.child(param, "name").or(Some(param))
                 && kind(name) == "identifier"
             {
-                self.env.insert(self.text(name).to_string(), Value::Unknown);
+                self.env
+                    .insert(self.name(name).into_owned(), Value::Unknown);
             }
         }
     }
@@ -247,7 +486,7 @@ impl<'s, 't> Lane<'s, 't> {
     fn bind(&mut self, target: Node<'t>, value: Value, depth: usize) {
         match kind(target) {
             "identifier" => {
-                self.env.insert(self.text(target).to_string(), value);
+                self.env.insert(self.name(target).into_owned(), value);
             }
             "pattern_list" | "tuple_pattern" | "list_pattern" | "expression_list" | "tuple"
             | "list" => {
@@ -268,10 +507,49 @@ impl<'s, 't> Lane<'s, 't> {
                     .child(target, "object")
                     .or_else(|| self.fields.child(target, "value"))
                 {
-                    self.visit(object, depth + 1);
+                    // Changing a module (`json.loads = …`, `sys.path += …`,
+                    // `sys.modules['json'] = …`) changes what later calls
+                    // and imports run; `os.environ[k] = v` only the
+                    // environment of programs started later, judged there.
+                    match self.eval(object, 0) {
+                        Value::Module(m) | Value::Name(m) if m != "os.environ" => {
+                            self.findings.push(
+                                CodeEffect::Unresolved,
+                                self.text(target),
+                                line(target),
+                            );
+                        }
+                        _ => self.visit(object, depth + 1),
+                    }
                 }
             }
             _ => {}
+        }
+    }
+
+    /// Whether a value at `node` is kept only under a plain name (`m =
+    /// __import__('os')`, outside a class body, where it would become an
+    /// attribute the lane does not follow), used at once (`….system`,
+    /// `…()`), looked at (`print(…)`) or dropped: anywhere else it can
+    /// reach code the lane does not follow.
+    fn stays_named(&self, node: Node<'t>) -> bool {
+        let Some(parent) = node.parent() else {
+            return true;
+        };
+        match kind(parent) {
+            "attribute" => self.fields.child(parent, "object") == Some(node),
+            "call" => self.fields.child(parent, "function") == Some(node),
+            "expression_statement" => true,
+            "assignment" => {
+                self.fields.child(parent, "right") == Some(node)
+                    && self
+                        .fields
+                        .child(parent, "left")
+                        .is_some_and(|l| kind(l) == "identifier")
+                    && !in_class_body(parent)
+            }
+            "argument_list" => self.looked_at(node),
+            _ => false,
         }
     }
 
@@ -281,7 +559,11 @@ impl<'s, 't> Lane<'s, 't> {
         for child in children {
             match kind(child) {
                 "dotted_name" => {
-                    let full = self.text(child).to_string();
+                    let full = self.name(child).into_owned();
+                    if SPAWNING_IMPORTS.contains(&full.as_str()) {
+                        self.findings
+                            .push(CodeEffect::Spawn, self.text(node), line(node));
+                    }
                     let head = full.split('.').next().unwrap_or(&full).to_string();
                     self.env.insert(head.clone(), Value::Module(head));
                 }
@@ -290,8 +572,8 @@ impl<'s, 't> Lane<'s, 't> {
                         self.fields.child(child, "name"),
                         self.fields.child(child, "alias"),
                     ) {
-                        let module = Value::Module(self.text(name).to_string());
-                        self.env.insert(self.text(alias).to_string(), module);
+                        let module = Value::Module(self.name(name).into_owned());
+                        self.env.insert(self.name(alias).into_owned(), module);
                     }
                 }
                 _ => {}
@@ -304,7 +586,7 @@ impl<'s, 't> Lane<'s, 't> {
             .fields
             .child(node, "module_name")
             .filter(|m| kind(m) == "dotted_name")
-            .map(|m| self.text(m).to_string());
+            .map(|m| self.name(m).into_owned());
         let mut cursor = node.walk();
         let children: Vec<Node<'t>> = node.named_children(&mut cursor).collect();
         for child in children {
@@ -328,31 +610,64 @@ impl<'s, 't> Lane<'s, 't> {
                 _ => continue,
             };
             let value = match &module {
-                Some(module) => Value::Name(format!("{module}.{}", self.text(name))),
+                Some(module) => module_member(module, &self.name(name)),
                 // A relative import is the project's own code.
                 None => Value::Unknown,
             };
-            self.env.insert(self.text(alias).to_string(), value);
+            self.env.insert(self.name(alias).into_owned(), value);
         }
     }
 
     /// A name or attribute used as a value, not called: a function with an
-    /// effect passed along (`map(os.remove, files)`) has that effect.
+    /// effect passed along (`map(os.remove, files)`) has that effect; a
+    /// module, or a name the table does not know, used as a value is
+    /// unresolved (unless only looked at: `print(os)`).
     fn reference(&mut self, node: Node<'t>, depth: usize) {
         if kind(node) == "attribute"
             && let Some(attr) = self.fields.child(node, "attribute")
-            && INTROSPECTION.contains(&self.text(attr))
         {
-            self.findings
-                .push(CodeEffect::Dynamic, self.text(node), line(node));
-            return;
+            let attr = self.name(attr);
+            if INTROSPECTION.contains(&attr.as_ref()) {
+                self.findings
+                    .push(CodeEffect::Dynamic, self.text(node), line(node));
+                return;
+            }
+            if is_code_dunder(&attr) {
+                self.findings
+                    .push(CodeEffect::Unresolved, self.text(node), line(node));
+                return;
+            }
         }
         match self.eval(node, 0) {
             Value::Name(name) => {
                 let t = self.text(node).to_string();
-                self.findings.reference(&name, &t, line(node));
+                let effect = rules::code_call(Language::Python, &name, false)
+                    .is_some_and(|e| e.effect != CodeEffect::None);
+                if effect {
+                    self.findings.reference(&name, &t, line(node));
+                } else if !self.known_value(&name) && !self.looked_at(node) {
+                    self.findings.push(CodeEffect::Unresolved, &t, line(node));
+                }
+            }
+            Value::Module(_) => {
+                if !self.looked_at(node) {
+                    let t = self.text(node).to_string();
+                    self.findings.push(CodeEffect::Unresolved, &t, line(node));
+                }
             }
             _ => {
+                // A method of a value the lane cannot follow, passed on
+                // (`callback=p.unlink`), has the method's effect.
+                if kind(node) == "attribute"
+                    && let Some(attr) = self.fields.child(node, "attribute")
+                    && let Some(entry) =
+                        rules::code_call(Language::Python, &format!("?.{}", self.name(attr)), true)
+                    && entry.effect != CodeEffect::None
+                    && entry.mode.is_none()
+                {
+                    self.findings
+                        .push(entry.effect, self.text(node), line(node));
+                }
                 // The object of an attribute or subscript may hold calls.
                 for field in ["object", "value", "subscript"] {
                     if let Some(child) = self.fields.child(node, field) {
@@ -360,6 +675,33 @@ impl<'s, 't> Lane<'s, 't> {
                     }
                 }
             }
+        }
+    }
+
+    /// Whether a name used as a value is known to be harmless there: a
+    /// pure function or data of the table (`len`, `sys.stdin`, `math.pi`),
+    /// or data about a module (`numpy.__version__`).
+    fn known_value(&self, name: &str) -> bool {
+        let last = name.rsplit('.').next().unwrap_or(name);
+        DATA_DUNDERS.contains(&last) || pure_entry(name, false)
+    }
+
+    /// Whether `node` is an argument of a call that only looks at it
+    /// (`print(os)`, `inspect.getsource(m.f)`).
+    fn looked_at(&self, node: Node<'t>) -> bool {
+        let Some(list) = node.parent().filter(|p| kind(p) == "argument_list") else {
+            return false;
+        };
+        let Some(function) = list
+            .parent()
+            .filter(|c| kind(c) == "call")
+            .and_then(|c| self.fields.child(c, "function"))
+        else {
+            return false;
+        };
+        match self.eval(function, 0) {
+            Value::Name(name) => LOOKS_ONLY.contains(&name.as_str()),
+            _ => false,
         }
     }
 
@@ -373,7 +715,7 @@ impl<'s, 't> Lane<'s, 't> {
                 "identifier" => {}
                 "attribute" => {
                     if let Some(attr) = self.fields.child(f, "attribute")
-                        && INTROSPECTION.contains(&self.text(attr))
+                        && INTROSPECTION.contains(&self.name(attr).as_ref())
                     {
                         self.findings
                             .push(CodeEffect::Dynamic, self.text(f), line(f));
@@ -390,18 +732,21 @@ impl<'s, 't> Lane<'s, 't> {
         if let Some(a) = arguments {
             self.visit(a, depth + 1);
         }
-        let callee = self.callee(function);
+        let mut callee = self.callee(function);
         let args = self.args(arguments);
         let name = callee.name.clone().unwrap_or_default();
-        // A module or attribute named by a string only known at run time.
+        // A module or attribute named by a string only known at run time,
+        // or an attribute that reaches internals (`getattr(f, '__globals__')`).
         let dynamic_lookup = match name.as_str() {
             "__import__" | "importlib.import_module" | "importlib.__import__" => {
                 !matches!(args.get(0), Some(Value::Text { .. }))
             }
-            "getattr" => {
-                !matches!(args.get(1), Some(Value::Text { .. }))
-                    && matches!(args.get(0), Some(Value::Module(_) | Value::Name(_)))
-            }
+            "getattr" | "operator.attrgetter" => match args.get(1) {
+                Some(Value::Text { value, .. }) => {
+                    is_code_dunder(value) || INTROSPECTION.contains(&value.as_str())
+                }
+                _ => matches!(args.get(0), Some(Value::Module(_) | Value::Name(_))),
+            },
             "globals" | "locals" | "vars" => true,
             _ => false,
         };
@@ -410,8 +755,77 @@ impl<'s, 't> Lane<'s, 't> {
                 .push(CodeEffect::Dynamic, self.text(node), line(node));
             return;
         }
+        // `x.replace(target)` with one argument is `Path.replace` (a move),
+        // not `str.replace(old, new)`.
+        if name.starts_with("?.")
+            && name.ends_with(".replace")
+            && args.positional.len() == 1
+            && !args.spread
+        {
+            callee.name = Some("pathlib.Path.replace".into());
+        }
         let t = self.text(node).to_string();
-        self.findings.call(&callee, &args, &t, line(node), analyse);
+        // A module or unknown name a call hands back (`__import__('os')`,
+        // `getattr(m, 'x')`) is judged as that value where it goes.
+        let escapes = match self.call_value(node, 0) {
+            Value::Module(_) => true,
+            Value::Name(n) => !self.known_value(&n),
+            _ => false,
+        };
+        if escapes && !self.stays_named(node) {
+            self.findings.push(CodeEffect::Unresolved, &t, line(node));
+        }
+        if let Some(effect) = argument_decides(&name, &args) {
+            self.findings.push(effect, &t, line(node));
+            return;
+        }
+        match self.resolution(&callee, function) {
+            Resolution::Table => self.findings.call(&callee, &args, &t, line(node), analyse),
+            Resolution::Defined => {}
+            Resolution::Unresolved => {
+                self.findings.push(CodeEffect::Unresolved, &t, line(node));
+            }
+        }
+    }
+
+    /// How a call resolves: to the table, to a function the code defines,
+    /// or to nothing known.
+    fn resolution(&self, callee: &Callee, function: Option<Node<'t>>) -> Resolution {
+        let Some(name) = &callee.name else {
+            return match function.map(|f| self.eval(f, 0)) {
+                Some(Value::Function) => Resolution::Defined,
+                _ => Resolution::Unresolved,
+            };
+        };
+        // A method of a value the lane cannot follow, named as a method the
+        // code defines (`self.helper()`, `obj.run()`).
+        if let Some(method) = name.strip_prefix("?.")
+            && self.defined.contains(method)
+        {
+            return Resolution::Defined;
+        }
+        let Some(entry) = rules::code_call(Language::Python, name, callee.method) else {
+            return Resolution::Unresolved;
+        };
+        if entry.effect != CodeEffect::None {
+            return Resolution::Table;
+        }
+        // `*.get` is a method of a value (a dict, a string), never a
+        // module's function (`requests.api.get`); a module's data the table
+        // knows (`sys.platform`, `os.environ`) is such a value.
+        let module_function = match &callee.receiver {
+            Value::Module(_) => true,
+            Value::Name(n) => !self.known_value(n) || n == "sys.path",
+            _ => false,
+        };
+        if entry.name.starts_with("*.") && module_function {
+            return Resolution::Unresolved;
+        }
+        if pure_entry(name, callee.method) {
+            Resolution::Table
+        } else {
+            Resolution::Unresolved
+        }
     }
 
     fn callee(&mut self, function: Option<Node<'t>>) -> Callee {
@@ -425,8 +839,11 @@ impl<'s, 't> Lane<'s, 't> {
             )
         {
             let receiver = self.eval(object, 0);
-            let attr = self.text(attr);
-            let name = member_name(&receiver, attr);
+            let attr = self.name(attr);
+            let name = match member(&receiver, &attr) {
+                Value::Module(m) | Value::Name(m) => m,
+                _ => member_name(&receiver, &attr),
+            };
             return Callee {
                 name: Some(name),
                 method: true,
@@ -483,7 +900,7 @@ impl<'s, 't> Lane<'s, 't> {
             return Value::Unknown;
         }
         match kind(node) {
-            "identifier" => self.lookup(self.text(node)),
+            "identifier" => self.lookup(&self.name(node)),
             "attribute" => {
                 let (Some(object), Some(attr)) = (
                     self.fields.child(node, "object"),
@@ -492,12 +909,7 @@ impl<'s, 't> Lane<'s, 't> {
                     return Value::Unknown;
                 };
                 let object = self.eval(object, depth + 1);
-                match object {
-                    Value::Module(_) | Value::Name(_) => {
-                        Value::Name(member_name(&object, self.text(attr)))
-                    }
-                    _ => Value::Unknown,
-                }
+                member(&object, &self.name(attr))
             }
             "subscript" => {
                 let (Some(value), Some(index)) = (
@@ -603,17 +1015,32 @@ impl<'s, 't> Lane<'s, 't> {
         }
     }
 
+    /// The value of a bare name: bound by the code, else exported by a
+    /// `from m import *` the table knows by that exact name
+    /// (`from os import *` makes `open` `os.open`), else a builtin, else a
+    /// name under a starred module the table covers (`from math import *`).
     fn lookup(&self, name: &str) -> Value {
         if let Some(v) = self.env.get(name) {
             return v.clone();
         }
+        if name == "__builtins__" {
+            return Value::Module("builtins".into());
+        }
+        for module in self.star.iter().rev() {
+            if REACHABLE_MODULES.contains(&name) {
+                return Value::Module(name.to_string());
+            }
+            let full = format!("{module}.{name}");
+            if rules::code_call(Language::Python, &full, false).is_some_and(|e| e.name == full) {
+                return Value::Name(full);
+            }
+        }
         if BUILTINS.contains(&name) {
             return Value::Name(name.to_string());
         }
-        // `from os import *`: a bare name of a module the table knows.
         for module in self.star.iter().rev() {
             let full = format!("{module}.{name}");
-            if crate::rules::code_call(Language::Python, &full, false).is_some() {
+            if rules::code_call(Language::Python, &full, false).is_some() {
                 return Value::Name(full);
             }
         }
@@ -647,9 +1074,12 @@ impl<'s, 't> Lane<'s, 't> {
                 let attr = self
                     .fields
                     .child(function, "attribute")
-                    .map(|a| self.text(a).to_string())
+                    .map(|a| self.name(a).into_owned())
                     .unwrap_or_default();
-                let name = member_name(&receiver, &attr);
+                let name = match member(&receiver, &attr) {
+                    Value::Module(m) | Value::Name(m) => m,
+                    _ => member_name(&receiver, &attr),
+                };
                 (receiver, name)
             }
             _ => match self.eval(function, depth + 1) {
@@ -686,11 +1116,9 @@ impl<'s, 't> Lane<'s, 't> {
                 Some(m) => Value::Module(m.to_string()),
                 None => Value::Unknown,
             },
-            "getattr" => match (&first, args.get(1).and_then(Value::as_text)) {
-                (Value::Module(_) | Value::Name(_), Some(attr)) => {
-                    Value::Name(member_name(&first, attr))
-                }
-                _ => Value::Unknown,
+            "getattr" => match args.get(1).and_then(Value::as_text) {
+                Some(attr) => member(&first, attr),
+                None => Value::Unknown,
             },
             "shlex.split" => match first.as_text().and_then(shlex::split) {
                 Some(words) => Value::list(words.into_iter().map(Value::text).collect()),
@@ -778,6 +1206,85 @@ fn member_name(receiver: &Value, attr: &str) -> String {
     }
 }
 
+/// For a call whose argument decides whether it is pure (a reader that
+/// also fetches URLs, a change to the import path): the effect of this
+/// call, if any; `None` for every other call.
+fn argument_decides(name: &str, args: &Args) -> Option<CodeEffect> {
+    if URL_READERS.contains(&name) {
+        let local = match args.get(0) {
+            Some(Value::Text { value, .. }) => !value.contains("://") && !value.contains("::"),
+            Some(Value::Name(_)) => true,
+            _ => false,
+        };
+        return (!local).then_some(CodeEffect::Network);
+    }
+    if IMPORT_PATHS.contains(&name) {
+        let index = usize::from(name.ends_with("insert"));
+        let inside = match args.positional.get(index).map(|(v, _)| v) {
+            Some(Value::Text { value, home: false }) => {
+                !value.starts_with('/') && !value.split('/').any(|part| part == "..")
+            }
+            _ => false,
+        };
+        return (!inside || args.spread).then_some(CodeEffect::Unresolved);
+    }
+    None
+}
+
+/// The value of attribute `attr` of `receiver`: for a module or name, the
+/// module it reaches (`glob.os` is `os`) or the dotted name; unknown for
+/// anything else.
+fn member(receiver: &Value, attr: &str) -> Value {
+    match receiver {
+        Value::Module(m) | Value::Name(m) => module_member(m, attr),
+        _ => Value::Unknown,
+    }
+}
+
+/// `attr` of the module or name `base`: a module other modules expose
+/// (`shutil.os`) is that module (but `glob.glob`, `socket.socket` and
+/// `timeit.timeit` are the module's own function); anything else is the
+/// dotted name.
+fn module_member(base: &str, attr: &str) -> Value {
+    let own = base.rsplit('.').next() == Some(attr);
+    if REACHABLE_MODULES.contains(&attr) && !own {
+        return Value::Module(attr.to_string());
+    }
+    Value::Name(member_name(&Value::Name(base.to_string()), attr))
+}
+
+/// Whether `name` resolves to a pure entry of the table: an exact name, a
+/// `*.method` (for a method call), or one plain public name under a
+/// `module.*` entry (`math.sqrt`, never `math._x` or `math.a.b`).
+fn pure_entry(name: &str, method: bool) -> bool {
+    let Some(entry) = rules::code_call(Language::Python, name, method) else {
+        return false;
+    };
+    if entry.effect != CodeEffect::None {
+        return false;
+    }
+    match entry.name.strip_suffix(".*") {
+        Some(prefix) => name
+            .strip_prefix(prefix)
+            .and_then(|rest| rest.strip_prefix('.'))
+            .is_some_and(is_public_identifier),
+        None => true,
+    }
+}
+
+/// Whether `node` lies directly in a class body (not inside a method).
+fn in_class_body(node: Node) -> bool {
+    let mut at = node.parent();
+    while let Some(n) = at {
+        match kind(n) {
+            "class_definition" => return true,
+            "function_definition" | "lambda" => return false,
+            _ => at = n.parent(),
+        }
+    }
+    false
+}
+
 fn path_object(path: Value) -> Value {
     Value::Object {
         class: "pathlib.Path".into(),
@@ -854,6 +1361,98 @@ mod tests {
                 "{code}: {:?}",
                 effects(code)
             );
+        }
+    }
+
+    /// The effect names found in `code`.
+    fn kinds(code: &str) -> Vec<&'static str> {
+        analyse(code, 0)
+            .found
+            .into_iter()
+            .map(|f| f.effect.as_str())
+            .collect()
+    }
+
+    #[test]
+    fn every_call_must_resolve() {
+        for code in [
+            "import somepkg; somepkg.run()",
+            "import os; os.chdir('/')",
+            "f = g(); f()",
+            "import os\nfor m in [os]: m.remove('x')",
+            "import os\ndef f(): return os\nf().remove('x')",
+            "import os\nclass A:\n    m = os\nA.m.remove('x')",
+            "import json\njson.loads = print",
+            "import math; math.os",
+            "print(print.__self__)",
+            "import sys; sys.path.insert(0, '/tmp/x')",
+        ] {
+            assert!(
+                kinds(code).contains(&"unresolved"),
+                "{code}: {:?}",
+                kinds(code)
+            );
+        }
+    }
+
+    #[test]
+    fn known_pure_code_resolves() {
+        for code in [
+            "import json, sys; print(json.load(sys.stdin)['x'])",
+            "import glob; print(glob.glob('*.py'))",
+            "import math; print(math.sqrt(2), math.pi)",
+            "x = [3, 1]; x.sort(); print(', '.join(map(str, x)))",
+            "class A:\n    def f(self): return 1\nprint(A().f())",
+            "import os; print(os)",
+            "import sys; print(sys.platform.startswith('linux'))",
+            "from math import *; print(sqrt(2))",
+        ] {
+            assert!(kinds(code).is_empty(), "{code}: {:?}", kinds(code));
+        }
+    }
+
+    #[test]
+    fn modules_through_modules_and_nfkc_names_resolve() {
+        for code in [
+            "import glob; glob.os.remove('/x')",
+            "import shutil; shutil.os.remove('/x')",
+            "import os; os.path.os.remove('/x')",
+            "from glob import os; os.remove('/x')",
+            "import os; ｏｓ.remove('/x')",
+            "import os; os.ｒｅｍｏｖｅ('/x')",
+        ] {
+            assert_eq!(
+                effects(code),
+                vec![(CodeEffect::Delete, vec!["/x".to_string()])],
+                "{code}"
+            );
+        }
+        // `glob.glob` is glob's own function, not the module.
+        assert!(kinds("import glob; glob.glob('*')").is_empty());
+    }
+
+    #[test]
+    fn a_foreign_source_encoding_is_unparsable() {
+        let hidden =
+            "# -*- coding: utf-7 -*-\nprint(1) #+AAo-import os+ADs-os.system(+ACI-ls+ACI-)\n";
+        assert!(analyse(hidden, 0).unparsable.is_some());
+        assert!(
+            analyse("#!/usr/bin/env python3\n#coding=UTF_7\n", 0)
+                .unparsable
+                .is_some()
+        );
+        assert!(
+            analyse("# codings, coding: utf-7\n", 0)
+                .unparsable
+                .is_some()
+        );
+        for code in [
+            "# -*- coding: utf-8 -*-\nprint(1)\n",
+            "#!/usr/bin/env python\n# coding: latin-1\nprint(1)\n",
+            "print(1)\n# coding: utf-7\n",
+            "x = 1\n# coding: utf-7\n",
+        ] {
+            assert!(analyse(code, 0).unparsable.is_none(), "{code}");
         }
     }
 

@@ -39,8 +39,17 @@ pub enum Route<'w> {
         /// The file.
         path: &'w Word,
     },
-    /// No program of its own (`-m module`, `--version`, a subcommand): the
-    /// lexicon judges the command.
+    /// `python -m MODULE`: a module of the project (`MODULE.py` or
+    /// `MODULE/` in the working folder) is code to read; any other is
+    /// judged by the lexicon (`-m pytest`, `-m json.tool`).
+    Module {
+        /// Its lane.
+        lane: Lane,
+        /// The module's dotted name.
+        name: &'w str,
+    },
+    /// No program of its own (`--version`, a subcommand): the lexicon
+    /// judges the command.
     Lexicon,
 }
 
@@ -89,6 +98,11 @@ struct Grammar {
     /// read, so the lexicon judges the command (never FREE by the program
     /// alone).
     preload: &'static [&'static str],
+    /// Options followed by a module to run (`python -m MODULE`).
+    module: &'static [&'static str],
+    /// Options that also run what stdin gives once the program ends
+    /// (`python -i`): stdin is a program too.
+    interactive: &'static [&'static str],
     /// Short options may be bundled (`-uc CODE`, `-lne CODE`).
     bundles: bool,
 }
@@ -97,8 +111,10 @@ const PYTHON: Grammar = Grammar {
     code: &["-c"],
     value: &["-W", "-X", "--check-hash-based-pycs", "-Q"],
     glued: &[],
-    lexicon: &["-m", "--version", "-V", "-h", "--help", "-?"],
+    lexicon: &["--version", "-V", "-h", "--help", "-?"],
     preload: &[],
+    module: &["-m"],
+    interactive: &["-i"],
     bundles: true,
 };
 
@@ -119,6 +135,8 @@ const TS_NODE: Grammar = Grammar {
     glued: &[],
     lexicon: &["-v", "--version", "-h", "--help", "watch"],
     preload: &["-r", "--require"],
+    module: &[],
+    interactive: &[],
     bundles: false,
 };
 
@@ -128,6 +146,8 @@ const PERL: Grammar = Grammar {
     glued: &["-M", "-m", "-x", "-0", "-F", "-i", "-C", "-d", "-D"],
     lexicon: &["-v", "-V", "--version", "-h", "--help", "-c"],
     preload: &[],
+    module: &[],
+    interactive: &[],
     bundles: true,
 };
 
@@ -137,6 +157,8 @@ const RUBY: Grammar = Grammar {
     glued: &["-F", "-i", "-x", "-0", "-W", "-K", "-T"],
     lexicon: &["-v", "--version", "-h", "--help", "-c", "-y"],
     preload: &["-r"],
+    module: &[],
+    interactive: &[],
     bundles: true,
 };
 
@@ -156,6 +178,8 @@ const PHP: Grammar = Grammar {
         "-S",
     ],
     preload: &[],
+    module: &[],
+    interactive: &[],
     bundles: false,
 };
 
@@ -165,6 +189,8 @@ const LUA: Grammar = Grammar {
     glued: &[],
     lexicon: &["-v", "--version", "-h"],
     preload: &["-l"],
+    module: &[],
+    interactive: &[],
     bundles: false,
 };
 
@@ -193,9 +219,58 @@ pub fn is_interpreter(name: &str) -> bool {
 }
 
 fn read<'w>(grammar: &Grammar, lane: Lane, args: &'w [Word]) -> Route<'w> {
+    let mut interactive = false;
+    let route = read_program(grammar, lane, args, &mut interactive);
+    match route {
+        // `python -i -c CODE`, `python -i x.py`: stdin runs after the
+        // program, and the lane reads one program: the lexicon judges it.
+        Route::Inline { .. } | Route::File { .. } | Route::Module { .. } if interactive => {
+            Route::Lexicon
+        }
+        route => route,
+    }
+}
+
+/// Whether option word `a` (before the program) asks for an interactive
+/// session after the program (`-i`, `-ui`); a bundle is read up to the
+/// first letter that takes a value.
+fn is_interactive(grammar: &Grammar, a: &str) -> bool {
+    if grammar.interactive.contains(&a) {
+        return true;
+    }
+    if !grammar.bundles || a.starts_with("--") {
+        return false;
+    }
+    for letter in a.chars().skip(1) {
+        let option = format!("-{letter}");
+        if grammar.interactive.contains(&option.as_str()) {
+            return true;
+        }
+        if grammar.code.contains(&option.as_str())
+            || grammar.value.contains(&option.as_str())
+            || grammar.module.contains(&option.as_str())
+            || grammar.glued.contains(&option.as_str())
+        {
+            return false;
+        }
+    }
+    false
+}
+
+/// The program of a command line; sets `interactive` when an option read
+/// before it asks for a session after it (`-i`).
+fn read_program<'w>(
+    grammar: &Grammar,
+    lane: Lane,
+    args: &'w [Word],
+    interactive: &mut bool,
+) -> Route<'w> {
     let mut i = 0;
     while let Some(arg) = args.get(i) {
         let a = arg.value.as_str();
+        if a.len() > 1 && a.starts_with('-') && is_interactive(grammar, a) {
+            *interactive = true;
+        }
         if arg.dynamic && a.starts_with('$') {
             // A program (or an option such as `-c`) only known at run time:
             // nobody can read what it runs.
@@ -215,6 +290,15 @@ fn read<'w>(grammar: &Grammar, lane: Lane, args: &'w [Word]) -> Route<'w> {
         }
         if grammar.lexicon.contains(&a) {
             return Route::Lexicon;
+        }
+        if grammar.module.contains(&a) {
+            return match args.get(i + 1) {
+                Some(module) => Route::Module {
+                    lane,
+                    name: &module.value,
+                },
+                None => Route::Lexicon,
+            };
         }
         if grammar.code.contains(&a) {
             return match args.get(i + 1) {
@@ -267,6 +351,23 @@ fn read<'w>(grammar: &Grammar, lane: Lane, args: &'w [Word]) -> Route<'w> {
                         Route::Inline {
                             lane,
                             code: InlineCode::glued(arg, after),
+                        }
+                    };
+                }
+                if grammar.module.contains(&option.as_str()) {
+                    return if rest_empty {
+                        match args.get(i + 1) {
+                            Some(module) => Route::Module {
+                                lane,
+                                name: &module.value,
+                            },
+                            None => Route::Lexicon,
+                        }
+                    } else {
+                        // `-mjson.tool`
+                        Route::Module {
+                            lane,
+                            name: a.get(after..).unwrap_or(""),
                         }
                     };
                 }
@@ -530,6 +631,7 @@ mod tests {
             Route::Inline { code, .. } => format!("inline {}", code.text()),
             Route::Stdin { .. } => "stdin".into(),
             Route::File { path, .. } => format!("file {}", path.value),
+            Route::Module { name, .. } => format!("module {name}"),
             Route::Lexicon => "lexicon".into(),
         }
     }
@@ -549,8 +651,21 @@ mod tests {
         assert_eq!(kind("python3", "-"), "stdin");
         assert_eq!(kind("python3", "-u"), "stdin");
         assert_eq!(kind("python3", "-W ignore fix.py a"), "file fix.py");
-        assert_eq!(kind("python3", "-m pytest"), "lexicon");
-        assert_eq!(kind("python3", "-mpytest"), "lexicon");
+        assert_eq!(kind("python3", "-m pytest"), "module pytest");
+        assert_eq!(kind("python3", "-mpytest"), "module pytest");
+        assert_eq!(kind("python3", "-um json.tool"), "module json.tool");
+        assert_eq!(kind("python3", "-m"), "lexicon");
+        // `-i` runs stdin after the program: alone, stdin is the program;
+        // with another program, the lexicon judges the command.
+        assert_eq!(kind("python3", "-i"), "stdin");
+        assert_eq!(kind("python3", "-i -"), "stdin");
+        assert_eq!(kind("python3", "-i -c X"), "lexicon");
+        assert_eq!(kind("python3", "-ic X"), "lexicon");
+        assert_eq!(kind("python3", "-ui x.py"), "lexicon");
+        assert_eq!(kind("python3", "-i -m mod"), "lexicon");
+        assert_eq!(kind("python3", "-c X -i"), "inline X");
+        assert_eq!(kind("python3", "-W i -c X"), "inline X");
+        assert_eq!(kind("python3", "-X dev -i -c X"), "lexicon");
         assert_eq!(kind("python3", "--version"), "lexicon");
     }
 
