@@ -604,6 +604,8 @@ struct Walker<'s> {
     ifs_changed: bool,
     /// How many loops enclose the walk (see `walk_loop`).
     loop_depth: u32,
+    /// Variables `${x:=y}` assigns in the words being read.
+    assigned_in_words: Vec<String>,
     /// Variables that hold a number for certain (set by arithmetic, or by
     /// `for i in 1 2 3`): safe in arithmetic though their value is unknown.
     numeric: HashSet<String>,
@@ -652,6 +654,7 @@ fn walk_tree(tree: &Tree, source: &str, functions: &[(String, Callee)]) -> Scrip
         associative: HashSet::new(),
         ifs_changed: false,
         loop_depth: 0,
+        assigned_in_words: Vec::new(),
         numeric: HashSet::new(),
         unsure: HashSet::new(),
         stray_words: Vec::new(),
@@ -953,6 +956,9 @@ impl Walker<'_> {
     }
 
     fn push(&mut self, mut command: SimpleCommand) {
+        for name in std::mem::take(&mut self.assigned_in_words) {
+            self.forget(&name);
+        }
         command.scopes = self.scope_stack.clone();
         if self.script.commands.len() >= limits::MAX_COMMANDS {
             if !self.full {
@@ -1682,7 +1688,9 @@ impl Walker<'_> {
         let variables_only = args.iter().any(|w| w.value == "-v");
         let certain = self.conditional == 0 && self.function_body == 0;
         for arg in args.iter().filter(|w| !w.value.starts_with('-')) {
-            if arg.dynamic {
+            // The walk marks a bare name node dynamic; only an expansion or
+            // a substitution makes the name unknown.
+            if arg.dynamic && arg.source.contains(['$', '`']) {
                 self.forget_all();
                 for callee in self.functions.values_mut() {
                     *callee = Callee::Either;
@@ -1777,6 +1785,16 @@ impl Walker<'_> {
             .strip_prefix("${")
             .and_then(|r| r.strip_suffix('}'))
             .unwrap_or("");
+        // `${x:=y}` and `${x=y}` assign `x`.
+        let name_end = inner
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(inner.len());
+        let (name, operation) = inner.split_at(name_end);
+        if is_name(name) && (operation.starts_with(":=") || operation.starts_with('=')) {
+            // Forgotten once the command's words are read (in `push`): the
+            // word itself still has the value worked out.
+            self.assigned_in_words.push(name.to_string());
+        }
         if let Some(name) = inner.strip_prefix('!')
             && is_name(name)
         {
@@ -2390,6 +2408,14 @@ impl Walker<'_> {
                     if unquoted_expansion && self.ifs_changed {
                         decoded.dynamic = true;
                     }
+                    // An unquoted expansion of an empty or blank value is
+                    // no word at all (`x=; $x rm -rf ~` runs `rm`).
+                    let vanishes = unquoted_expansion
+                        && decoded.is_static()
+                        && decoded.value.trim_matches([' ', '\t', '\n']).is_empty();
+                    if vanishes {
+                        continue;
+                    }
                     if unquoted_expansion
                         && decoded.is_static()
                         && decoded.value.contains([' ', '\t', '\n'])
@@ -2956,6 +2982,85 @@ mod tests {
     fn pipe_records_producer() {
         let s = parse("curl -s x | sh");
         assert_eq!(s.commands[1].stdin, Stdin::Pipe(0..1));
+    }
+
+    /// Functions are in scope only where bash sees them.
+    #[test]
+    fn functions_resolve_where_bash_sees_them() {
+        let callee = |line: &str| {
+            parse(line)
+                .commands
+                .last()
+                .map(|c| c.callee)
+                .unwrap_or_default()
+        };
+        assert_eq!(callee("f() { :; }; f"), Callee::Function);
+        assert_eq!(callee("f() { :; }; (f)"), Callee::Function);
+        assert_eq!(callee("(f() { :; }); f"), Callee::Program);
+        assert_eq!(callee("echo $(f() { :; }); f"), Callee::Program);
+        assert_eq!(callee("f() { :; } & f"), Callee::Program);
+        assert_eq!(callee("f() { :; } | cat; f"), Callee::Program);
+        assert_eq!(callee("false && f() { :; }; f"), Callee::Either);
+        assert_eq!(callee("if x; then f() { :; }; fi; f"), Callee::Either);
+        assert_eq!(callee("f() { :; }; unset -f f; f"), Callee::Program);
+        assert_eq!(callee("f() { :; }; unset f; f"), Callee::Either);
+        assert_eq!(callee("f() { :; }; eval x; f"), Callee::Either);
+        assert_eq!(callee("f() { :; }; command f"), Callee::Program);
+    }
+
+    /// A value only run time knows leaves the variable unknown.
+    #[test]
+    fn values_only_run_time_knows_are_forgotten() {
+        for line in [
+            "x=ls; read x; $x",
+            "x=ls; printf -v x rm; $x",
+            "x=ls; mapfile x; $x",
+            "x=ls; for x in rm; do :; done; $x",
+            "x=ls; f() { x=rm; }; f; $x",
+            "f() { x=rm; }; x=ls; f; $x",
+            "x=ls; for i in 1 2; do $x; x=rm; done",
+            "x=r; x+=m; $x",
+            "declare -n r=x; x=ls; r=rm; $x",
+            "x=ls; eval x=rm; $x",
+            "x=ls; ((x=1)); $x",
+            "x=ls; let x=1; $x",
+            "x=; : ${x:=rm}; $x",
+        ] {
+            let s = parse(line);
+            let head = s
+                .commands
+                .iter()
+                .find_map(|c| c.words.first().filter(|w| w.source == "$x"));
+            assert!(head.is_some_and(|w| w.dynamic), "{line}: {head:?}");
+        }
+        // Straight-line assignments stay known; a subshell's do not leak.
+        for line in ["x=rm; $x", "x=ls; x=rm; $x", "x=rm; (x=ls); $x"] {
+            let s = parse(line);
+            let head = s.commands.last().and_then(|c| c.words.first());
+            assert_eq!(head.map(|w| w.value.as_str()), Some("rm"), "{line}");
+        }
+    }
+
+    /// Arithmetic over a value with a substitution judges that command;
+    /// over an unknown value it is a dynamic script.
+    #[test]
+    fn arithmetic_reads_values_as_code() {
+        let s = parse("x='a[$(rm -rf /)]'; [[ $x -eq 1 ]]");
+        assert!(s.nested.iter().any(|n| n == "rm -rf /"), "{:?}", s.nested);
+        let s = parse("[[ $n -gt 1 ]]");
+        assert!(
+            s.problems.iter().any(|p| matches!(p, Problem::Dynamic(_))),
+            "{:?}",
+            s.problems
+        );
+        for line in [
+            "n=3; (( n > 1 ))",
+            "for ((i=0; i<3; i++)); do :; done",
+            "[[ $# -eq 0 ]]",
+        ] {
+            let s = parse(line);
+            assert!(s.problems.is_empty(), "{line}: {:?}", s.problems);
+        }
     }
 
     #[test]
