@@ -80,11 +80,15 @@ pub fn peel(words: &[Word]) -> Step {
     let Some(first) = words.first() else {
         return Step::Verb;
     };
-    let name = verb_name(&first.value);
+    let written = verb_name(&first.value);
+    // Programs are found as the file system finds them, and macOS's
+    // ignores case (`BASH -c`, `Sudo`, `XARGS`); builtins are not.
+    let lower = written.to_ascii_lowercase();
+    let name = lower.as_str();
     if rules::is_shell(name) {
         return peel_shell(words);
     }
-    if name == "eval" {
+    if written == "eval" {
         // `eval -- words`: bash's builtins take `--` before operands.
         let skip = if words.get(1).is_some_and(|w| w.value == "--") {
             2
@@ -97,7 +101,7 @@ pub fn peel(words: &[Word]) -> Step {
             script: join(words.get(skip..).unwrap_or(&[])),
         };
     }
-    if name == "trap" {
+    if written == "trap" {
         return peel_trap(words);
     }
     match rules::wrapper(name) {
@@ -208,7 +212,7 @@ fn peel_shell(words: &[Word]) -> Step {
 
 /// The static name of a shell, for messages.
 fn shell_name(word: &str) -> &'static str {
-    let name = verb_name(word);
+    let name = verb_name(word).to_ascii_lowercase();
     rules::SHELLS
         .iter()
         .find(|s| **s == name)

@@ -184,7 +184,6 @@ struct Run<'a> {
     runner: Option<&'static crate::rules::Wrapper>,
     findings: Vec<Finding>,
     trace: Option<Vec<String>>,
-    functions: Vec<String>,
     /// Files written by heredocs so far in this command line.
     written: Vec<code::WrittenScript>,
     /// Wrappers read two ways so far (`Run::other_reading`).
@@ -196,6 +195,9 @@ struct Run<'a> {
     wrapped: bool,
     /// `set -a` was seen: every later assignment is exported.
     allexport: bool,
+    /// Functions in scope for the next script parsed (set for `eval` and
+    /// `trap`, whose scripts run in the same shell; taken by `script`).
+    inherited: Vec<(String, shell::Callee)>,
 }
 
 /// Blank-separated tokens in `text` (quotes not considered: an upper
@@ -227,12 +229,12 @@ impl<'a> Run<'a> {
             runner: None,
             findings: Vec::new(),
             trace: traced.then(Vec::new),
-            functions: Vec::new(),
             written: Vec::new(),
             other_readings: 0,
             judged_targets: std::collections::HashSet::new(),
             wrapped: false,
             allexport: false,
+            inherited: Vec::new(),
         }
     }
 
@@ -313,6 +315,7 @@ impl<'a> Run<'a> {
     /// Parses and judges one shell script (the top line, or a script a
     /// wrapper runs).
     fn script(&mut self, text: &str, depth: usize, cwd: Option<PathBuf>) {
+        let inherited = std::mem::take(&mut self.inherited);
         if depth > limits::MAX_PEEL_DEPTH {
             self.find(
                 Verdict::Blocked,
@@ -357,7 +360,7 @@ impl<'a> Run<'a> {
             );
             return;
         }
-        let script = shell::parse(text);
+        let script = shell::parse::parse_in(text, &inherited);
         self.note(depth, || {
             format!("parse: {} simple command(s)", script.commands.len())
         });
@@ -367,7 +370,6 @@ impl<'a> Run<'a> {
         if script.fork_bomb {
             self.floor(FloorRule::Forkbomb, text, depth);
         }
-        self.functions.extend(script.functions.iter().cloned());
         for nested in &script.nested {
             self.note(depth, || format!("substitution inside ${{…}}: {nested}"));
             self.script(nested, depth + 1, cwd.clone());
@@ -452,6 +454,7 @@ impl<'a> Run<'a> {
                 ),
             ),
             Problem::Unsupported(what) => (Verdict::Signed, "parse.unsupported", what.clone()),
+            Problem::Dynamic(what) => (Verdict::Signed, "parse.dynamic-script", what.clone()),
         };
         self.note(depth, || format!("problem: {rule}: {reason}"));
         self.find(
@@ -633,7 +636,24 @@ impl<'a> Run<'a> {
                     } else {
                         self.wrapper_floor(floor_wrapper, floor_class, Effect::Inspect, part);
                     }
+                    // `eval` and `trap` run their script in this shell, with
+                    // its functions.
+                    if peeled == 1 && matches!(wrapper.as_str(), "eval" | "trap") {
+                        let index = site
+                            .script
+                            .commands
+                            .iter()
+                            .position(|c| std::ptr::eq(c, site.command));
+                        self.inherited = site
+                            .script
+                            .functions_at
+                            .iter()
+                            .find(|(at, _)| Some(*at) == index)
+                            .map(|(_, functions)| functions.clone())
+                            .unwrap_or_default();
+                    }
                     self.inner_script(&wrapper, &script, site, depth, local_cwd);
+                    self.inherited.clear();
                     return;
                 }
                 Step::ShellStdin { wrapper } => {
@@ -736,11 +756,20 @@ impl<'a> Run<'a> {
                 part,
             );
         }
-        // A wrapper (`command rm`, `sudo rm`, `env rm`) runs the program,
-        // never a function of that name.
-        if !wrapped && self.functions.iter().any(|f| f == written) {
-            self.note(depth, || {
-                format!("verb: {written} is a function defined in this command")
+        // A function defined earlier in the line, as bash resolves it there
+        // (`shell::Callee`). A wrapper (`command rm`, `sudo rm`, `env rm`)
+        // runs the program, never a function of that name. A name that may
+        // or may not be a function is judged both ways.
+        let callee = match site.command.words.first() {
+            Some(first) if !wrapped && first.value == written => site.command.callee,
+            _ => shell::Callee::Program,
+        };
+        if callee != shell::Callee::Program {
+            self.note(depth, || match callee {
+                shell::Callee::Function => {
+                    format!("verb: {written} is a function defined in this command")
+                }
+                _ => format!("verb: {written} may be a function or a program: judged as both"),
             });
             self.find(
                 Verdict::Free,
@@ -749,7 +778,9 @@ impl<'a> Run<'a> {
                 "",
                 part,
             );
-            return;
+            if callee == shell::Callee::Function {
+                return;
+            }
         }
         let location = self.location;
         if matches!(written, "cd" | "pushd" | "popd") {
@@ -1171,8 +1202,10 @@ impl<'a> Run<'a> {
             self.git_settings(&globals, part, depth, local_cwd.clone());
             self.git_scripts(args, &globals, depth, local_cwd.clone());
         }
-        // `alias x='rm -rf /'`: the alias runs its value wherever it is used,
-        // so the value is judged now and the name is known from here on.
+        // `alias x='rm -rf /'`: bash expands no alias in `-c` scripts or
+        // other non-interactive shells, so a later `x` runs the program `x`
+        // (judged as such). With `shopt -s expand_aliases` a later line
+        // runs the value instead: it is judged now, and the stricter wins.
         if verb == "alias" {
             for word in args.iter().filter(|w| w.value.contains('=')) {
                 if let Some((name, value)) = word.value.split_once('=') {
@@ -1188,7 +1221,6 @@ impl<'a> Run<'a> {
                     } else {
                         self.script(value, depth + 1, local_cwd.clone());
                     }
-                    self.functions.push(name.to_string());
                 }
             }
         }

@@ -4,5 +4,5 @@ pub mod parse;
 pub mod plain;
 pub mod word;
 
-pub use parse::{Problem, Redirect, Script, SimpleCommand, Stdin, parse};
+pub use parse::{Callee, Problem, Redirect, Script, SimpleCommand, Stdin, parse};
 pub use word::Word;

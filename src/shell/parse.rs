@@ -11,6 +11,7 @@
 use super::word::{self, Vars, Word, text};
 use crate::grammar::Grammar;
 use crate::limits;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use tree_sitter::{Node, Parser, Tree};
 
@@ -62,6 +63,25 @@ pub struct SimpleCommand {
     /// The subshells it runs in, outermost first (`( … )`, `$( … )`, a
     /// pipeline stage): a `cd` there does not outlive them.
     pub scopes: Vec<u32>,
+    /// What its name calls where bash runs it: a program, a function
+    /// defined earlier in the line, or either (see [`Callee`]).
+    pub callee: Callee,
+}
+
+/// What a command's name calls, as bash resolves it at that point of the
+/// line: functions are in scope only after an unconditional definition in
+/// the same shell (not in a subshell, `$( )`, a pipeline stage, a
+/// background job, a branch or loop that may not run, nor undone by
+/// `unset`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Callee {
+    /// No function of that name is in scope: the program runs.
+    #[default]
+    Program,
+    /// A function defined earlier in the same shell, for certain.
+    Function,
+    /// A function that may or may not be in scope: judged both ways.
+    Either,
 }
 
 /// Something that makes the parse untrustworthy.
@@ -88,6 +108,10 @@ pub enum Problem {
     TooMany,
     /// A construct the walk does not understand.
     Unsupported(String),
+    /// Text bash reads again as code where only run time knows it: a
+    /// variable of unknown value in an arithmetic context (`[[ $x -eq 1 ]]`,
+    /// `$(( x ))`), a name with a subscript, a prompt string.
+    Dynamic(String),
 }
 
 /// The result of parsing one command line.
@@ -99,6 +123,10 @@ pub struct Script {
     pub problems: Vec<Problem>,
     /// Names of functions defined in the line.
     pub functions: Vec<String>,
+    /// For each `eval` or `trap` command (by index in `commands`), the
+    /// functions in scope there: its script runs in this shell and sees
+    /// them.
+    pub functions_at: Vec<(usize, Vec<(String, Callee)>)>,
     /// Function bodies that call themselves in the background (`:(){ :|:& };:`).
     pub fork_bomb: bool,
     /// Command substitutions tree-sitter left as plain text (a backtick
@@ -118,13 +146,271 @@ pub(crate) fn kind<'t>(node: impl std::borrow::Borrow<Node<'t>>) -> &'static str
 /// reported as a problem. Plain lines are read by hand
 /// ([`super::plain::parse`]), into the script tree-sitter's walk gives.
 pub fn parse(source: &str) -> Script {
-    super::plain::parse(source).unwrap_or_else(|| parse_with_tree_sitter(source))
+    let mut script = super::plain::parse(source).unwrap_or_else(|| parse_with_tree_sitter(source));
+    name_sinks(&mut script);
+    script
+}
+
+/// Builtins that take variable names evaluate a subscript in a name as
+/// arithmetic, running its command substitutions (`read 'a[$(rm x)]'`,
+/// `printf -v`, `test -v`, `unset`, declarations). Each such name of the
+/// script's commands is checked by [`name_sink`].
+fn name_sinks(script: &mut Script) {
+    let mut names: Vec<Word> = Vec::new();
+    for command in &script.commands {
+        let words = &command.words;
+        let Some(head) = words.first() else { continue };
+        // Options that take a value, per builtin.
+        let valued: &[&str] = match head.value.as_str() {
+            "read" => &["-d", "-i", "-n", "-N", "-p", "-t", "-u"],
+            "mapfile" | "readarray" => &["-d", "-n", "-O", "-s", "-u", "-C", "-c"],
+            _ => &[],
+        };
+        match head.value.as_str() {
+            "test" | "[" | "printf" | "wait" => {
+                let flag = if head.value == "wait" { "-p" } else { "-v" };
+                for (i, word) in words.iter().enumerate() {
+                    if word.value == flag {
+                        names.extend(words.get(i + 1).cloned());
+                    } else if let Some(name) = word.value.strip_prefix(flag)
+                        && head.value == "printf"
+                        && !name.is_empty()
+                    {
+                        let mut attached = word.clone();
+                        attached.value = name.to_string();
+                        names.push(attached);
+                    }
+                }
+            }
+            "read" | "mapfile" | "readarray" | "unset" | "getopts" | "declare" | "typeset"
+            | "local" | "export" | "readonly" => {
+                let mut skip_next = false;
+                for (i, word) in words.iter().enumerate().skip(1) {
+                    if skip_next {
+                        skip_next = false;
+                        continue;
+                    }
+                    if word.value.starts_with('-') && !word.dynamic {
+                        skip_next = valued.contains(&word.value.as_str());
+                        continue;
+                    }
+                    // `getopts OPTSTRING NAME`: the option string is no name.
+                    if head.value == "getopts" && i == 1 {
+                        continue;
+                    }
+                    let mut name = word.clone();
+                    if let Some((before, _)) = word.value.split_once('=') {
+                        name.value = before.to_string();
+                        name.source = word
+                            .source
+                            .split_once('=')
+                            .map_or(word.source.clone(), |(b, _)| b.to_string());
+                    }
+                    names.push(name);
+                }
+            }
+            _ => {}
+        }
+    }
+    for name in &names {
+        name_sink(name, script);
+    }
+}
+
+/// Checks a variable name that a builtin takes (see [`name_sinks`]): a
+/// name only known at run time, or one whose subscript holds an expansion
+/// or substitution, is a [`Problem::Dynamic`]; a substitution there is
+/// parsed again as a script of its own.
+fn name_sink(word: &Word, script: &mut Script) {
+    // The walk marks a bare name node dynamic; only an expansion or a
+    // substitution in the name makes it unknown.
+    let problem = if word.dynamic && word.source.contains(['$', '`']) {
+        Some(format!(
+            "the variable name `{}` is only known at run time, and bash evaluates a subscript in it",
+            limits::clip(&word.source, 60)
+        ))
+    } else if let Some((_, subscript)) = word.value.split_once('[') {
+        let (_, substitutions) = blank_substitutions(subscript);
+        script.nested.extend(substitutions);
+        (!subscript
+            .trim_end_matches(']')
+            .chars()
+            .all(|c| c.is_ascii_digit() || c == '@' || c == '*'))
+        .then(|| {
+            format!(
+                "the subscript of `{}` is evaluated as arithmetic when the command runs",
+                limits::clip(&word.value, 60)
+            )
+        })
+    } else {
+        None
+    };
+    if let Some(what) = problem.map(Problem::Dynamic)
+        && !script.problems.contains(&what)
+    {
+        script.problems.push(what);
+    }
+}
+
+/// `text` with its command substitutions (`$( … )`, backquotes) blanked
+/// out, and their bodies. A backslash escapes the next character; `$((`
+/// is arithmetic, not a substitution.
+fn blank_substitutions(text: &str) -> (String, Vec<String>) {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::new();
+    let mut bodies = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c == '\\' {
+            out.push(' ');
+            i += 2;
+            continue;
+        }
+        if c == '`' {
+            let mut body = String::new();
+            i += 1;
+            while i < chars.len() && chars[i] != '`' {
+                if chars[i] == '\\' && matches!(chars.get(i + 1), Some('`' | '$' | '\\')) {
+                    i += 1;
+                }
+                if let Some(&next) = chars.get(i) {
+                    body.push(next);
+                }
+                i += 1;
+            }
+            i += 1;
+            bodies.push(body);
+            out.push(' ');
+            continue;
+        }
+        if c == '$' && chars.get(i + 1) == Some(&'(') && chars.get(i + 2) != Some(&'(') {
+            let mut depth = 0usize;
+            let mut body = String::new();
+            i += 1;
+            while i < chars.len() {
+                match chars[i] {
+                    '(' => depth += 1,
+                    ')' => depth = depth.saturating_sub(1),
+                    _ => {}
+                }
+                if depth == 0 {
+                    break;
+                }
+                if !(depth == 1 && chars[i] == '(') {
+                    body.push(chars[i]);
+                }
+                i += 1;
+            }
+            i += 1;
+            bodies.push(body);
+            out.push(' ');
+            continue;
+        }
+        out.push(c);
+        i += 1;
+    }
+    (out, bodies)
+}
+
+/// A name in arithmetic text (see [`arithmetic_names`]).
+struct ArithmeticName {
+    name: String,
+    /// The expression assigns it (`x=1`, `x+=2`, `x++`, `--x`).
+    assigned: bool,
+    /// It is an array element (`a[i]`).
+    element: bool,
+}
+
+/// The variable names in arithmetic text, in order. A run that starts
+/// with a digit is a number (`0x1f`, `16#ff`'s `16`); a name after `#` is
+/// a length or a base's digits (`${#a}`, `16#ff`).
+fn arithmetic_names(text: &str) -> Vec<ArithmeticName> {
+    let bytes = text.as_bytes();
+    let mut names = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if !(b.is_ascii_alphanumeric() || b == b'_') {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+            i += 1;
+        }
+        if b.is_ascii_digit() || (start > 0 && bytes[start - 1] == b'#') {
+            continue;
+        }
+        let name = &text[start..i];
+        let after = text[i..].trim_start();
+        let before = text[..start].trim_end();
+        let assigned = (after.starts_with('=') && !after.starts_with("=="))
+            || [
+                "+=", "-=", "*=", "/=", "%=", "&=", "^=", "|=", "<<=", ">>=", "++", "--",
+            ]
+            .iter()
+            .any(|op| after.starts_with(op))
+            || before.ends_with("++")
+            || before.ends_with("--");
+        names.push(ArithmeticName {
+            name: name.to_string(),
+            assigned,
+            element: after.starts_with('['),
+        });
+    }
+    names
+}
+
+/// Whether a variable's value is a plain number to bash's arithmetic
+/// (empty counts as 0): digits, with a sign, `0x` or a `base#` prefix.
+fn is_number(value: &str) -> bool {
+    let value = value.trim();
+    let digits = value.trim_start_matches(['-', '+']);
+    digits.is_empty()
+        || digits.starts_with(|c: char| c.is_ascii_digit())
+            && digits
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '#')
+}
+
+/// The names (runs of letters, digits and `_` not starting with a digit)
+/// in a word.
+fn identifiers(value: &str) -> Vec<String> {
+    value
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|n| !n.is_empty() && !n.starts_with(|c: char| c.is_ascii_digit()))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Whether `name` is a shell variable name.
+fn is_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name.starts_with(|c: char| c.is_ascii_digit())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// Parses `source` as a script that runs in a shell where `functions` are
+/// already in scope (`eval`, `trap`; see [`Script::functions_at`]).
+pub fn parse_in(source: &str, functions: &[(String, Callee)]) -> Script {
+    if functions.is_empty() {
+        return parse(source);
+    }
+    let mut script = walk_source(source, functions);
+    name_sinks(&mut script);
+    script
 }
 
 /// Parses `source` with tree-sitter-bash and walks the tree: the reading
 /// every line gets that is not plain, and the reference the fast path is
 /// tested against.
 pub fn parse_with_tree_sitter(source: &str) -> Script {
+    walk_source(source, &[])
+}
+
+/// [`parse_with_tree_sitter`], with `functions` in scope from the start.
+fn walk_source(source: &str, functions: &[(String, Callee)]) -> Script {
     let tree = Grammar::Bash.with_parser(|parser| parse_bounded(parser, source));
     match tree {
         None => Script {
@@ -137,7 +423,7 @@ pub fn parse_with_tree_sitter(source: &str) -> Script {
             problems: vec![Problem::TooComplex],
             ..Script::default()
         },
-        Some(Ok(tree)) => walk_tree(&tree, source),
+        Some(Ok(tree)) => walk_tree(&tree, source, functions),
     }
 }
 
@@ -275,10 +561,57 @@ fn split_backquoted(raw: &str) -> Vec<String> {
     bodies
 }
 
+#[derive(Clone)]
 struct Walker<'s> {
     src: &'s [u8],
     script: Script,
     vars: Vars,
+    /// Functions in scope at this point of the walk (see [`Callee`]).
+    functions: HashMap<String, Callee>,
+    /// How many function bodies enclose the walk.
+    function_body: u32,
+    /// The functions whose bodies are being walked, outermost first.
+    function_names: Vec<String>,
+    /// Where each function was last defined for certain: the number of
+    /// commands before it.
+    defined_at: HashMap<String, usize>,
+    /// Commands inside function bodies: their index and the innermost
+    /// function around them. Resolved once the whole line is walked
+    /// (`resolve_body_calls`).
+    body_calls: Vec<(usize, String)>,
+    /// Names given to `unset` anywhere in the line.
+    unset_names: HashSet<String>,
+    /// Every variable name assigned or forgotten so far, in order: what a
+    /// function body or a loop changes.
+    touched: Vec<String>,
+    /// How many times every variable was forgotten at once (`eval`).
+    touched_all: u32,
+    /// Names whose values are never tracked again: assigned in a function
+    /// body (which may run at any later point) or given an attribute that
+    /// changes what is stored (`declare -l`, `-u`).
+    volatile: HashSet<String>,
+    /// No variable is tracked any more (a nameref, a `trap`, an `eval`
+    /// inside a function body).
+    untracked: bool,
+    /// Variables declared `-i`: what is assigned to them is arithmetic.
+    integers: HashSet<String>,
+    /// Variables declared `-l` (`false`) or `-u` (`true`): bash stores
+    /// what is assigned in lower or upper case.
+    cased: HashMap<String, bool>,
+    /// Associative arrays: their subscripts are strings, not arithmetic.
+    associative: HashSet<String>,
+    /// `IFS` was set: unquoted expansions split in ways not modelled.
+    ifs_changed: bool,
+    /// How many loops enclose the walk (see `walk_loop`).
+    loop_depth: u32,
+    /// Variables `${x:=y}` assigns in the words being read.
+    assigned_in_words: Vec<String>,
+    /// Variables that hold a number for certain (set by arithmetic, or by
+    /// `for i in 1 2 3`): safe in arithmetic though their value is unknown.
+    numeric: HashSet<String>,
+    /// Names a loop body may set to text: arithmetic in the loop does not
+    /// make them numbers for certain.
+    unsure: HashSet<String>,
     /// The subshells being walked, outermost first.
     scope_stack: Vec<u32>,
     /// More commands or words than the limits were found: the walk stops.
@@ -300,12 +633,30 @@ struct Walker<'s> {
     bash_bodies: Vec<std::ops::Range<usize>>,
 }
 
-fn walk_tree(tree: &Tree, source: &str) -> Script {
+fn walk_tree(tree: &Tree, source: &str, functions: &[(String, Callee)]) -> Script {
     let root = tree.root_node();
     let mut walker = Walker {
         src: source.as_bytes(),
         script: Script::default(),
         vars: Vars::new(),
+        functions: functions.iter().cloned().collect(),
+        function_body: 0,
+        function_names: Vec::new(),
+        defined_at: HashMap::new(),
+        body_calls: Vec::new(),
+        unset_names: HashSet::new(),
+        touched: Vec::new(),
+        touched_all: 0,
+        volatile: HashSet::new(),
+        untracked: false,
+        integers: HashSet::new(),
+        cased: HashMap::new(),
+        associative: HashSet::new(),
+        ifs_changed: false,
+        loop_depth: 0,
+        assigned_in_words: Vec::new(),
+        numeric: HashSet::new(),
+        unsure: HashSet::new(),
         stray_words: Vec::new(),
         bash_bodies: Vec::new(),
         scope_stack: Vec::new(),
@@ -322,6 +673,7 @@ fn walk_tree(tree: &Tree, source: &str) -> Script {
     }
     guard_dropped_text(root, walker.src, &mut walker.script.problems);
     walker.walk(root, 0, &Stdin::Inherited);
+    walker.resolve_body_calls();
     walker.script
 }
 
@@ -513,7 +865,9 @@ impl Walker<'_> {
             // (`{ }`, `f() {}`), and `!` inside a pipeline (`a | ! b`).
             "compound_statement" | "subshell" | "negated_command" => {
                 if text(node, self.src).starts_with("((") {
-                    self.arithmetic_injection(node);
+                    let inner = text(node, self.src);
+                    let inner = inner.trim_start_matches("((").trim_end_matches("))");
+                    self.arithmetic(inner, false, 0);
                 }
                 let mut cursor = node.walk();
                 let empty = !node
@@ -546,19 +900,15 @@ impl Walker<'_> {
                 // so a floor command next to a syntax error is not missed.
                 self.walk_children(node, depth, stdin);
             }
-            "while_statement" | "c_style_for_statement"
-                if endless_loop_in_background(node, self.src) =>
-            {
-                self.script.fork_bomb = true;
-                self.conditionally(|w| w.walk_children(node, depth, stdin));
+            "while_statement" | "c_style_for_statement" | "for_statement" => {
+                if endless_loop_in_background(node, self.src) {
+                    self.script.fork_bomb = true;
+                }
+                self.walk_loop(node, depth, stdin);
             }
-            "if_statement"
-            | "elif_clause"
-            | "else_clause"
-            | "while_statement"
-            | "for_statement"
-            | "c_style_for_statement"
-            | "case_item" => self.conditionally(|w| w.walk_children(node, depth, stdin)),
+            "if_statement" | "elif_clause" | "else_clause" | "case_item" => {
+                self.conditionally(|w| w.walk_children(node, depth, stdin))
+            }
             "list" => self.walk_list(node, depth, stdin),
             _ => self.walk_children(node, depth, stdin),
         }
@@ -587,15 +937,28 @@ impl Walker<'_> {
         }
     }
 
+    /// Walks each child; one followed by `&` runs in the background, in a
+    /// subshell of its own (`f() { :; } & f` calls no function).
     fn walk_children(&mut self, node: Node, depth: usize, stdin: &Stdin) {
         let mut cursor = node.walk();
         let children: Vec<Node> = node.children(&mut cursor).collect();
-        for child in children {
-            self.walk(child, depth + 1, stdin);
+        for (i, child) in children.iter().enumerate() {
+            let background = child.is_named()
+                && children
+                    .get(i + 1)
+                    .is_some_and(|next| kind(*next) == "&" && !next.is_named());
+            if background {
+                self.in_subshell(|w| w.walk(*child, depth + 1, stdin));
+            } else {
+                self.walk(*child, depth + 1, stdin);
+            }
         }
     }
 
     fn push(&mut self, mut command: SimpleCommand) {
+        for name in std::mem::take(&mut self.assigned_in_words) {
+            self.forget(&name);
+        }
         command.scopes = self.scope_stack.clone();
         if self.script.commands.len() >= limits::MAX_COMMANDS {
             if !self.full {
@@ -632,16 +995,55 @@ impl Walker<'_> {
     /// When the variable had no known value, the assigned one is kept even
     /// there (`cd x && p=/; rm -rf $p`): the other case leaves it empty.
     fn assign(&mut self, name: String, value: Word) {
+        if self.integers.contains(&name) {
+            // `declare -i n; n=$x`: bash evaluates the value as arithmetic.
+            self.arithmetic_word(&value, 0);
+        }
+        let mut value = value;
+        match self.cased.get(&name) {
+            Some(false) => value.value = value.value.to_lowercase(),
+            Some(true) => value.value = value.value.to_uppercase(),
+            None => {}
+        }
         let conflicting = self.conditional > 0
             && self
                 .vars
                 .get(&name)
                 .is_some_and(|old| old.value != value.value);
-        if value.is_static() && !conflicting {
+        let tracked = !self.untracked && !self.volatile.contains(&name);
+        self.note_touched(&name);
+        if value.is_static() && !conflicting && tracked {
             self.vars.insert(name, value);
         } else {
             self.vars.remove(&name);
         }
+    }
+
+    /// Records that `name` changed here (see `touched`).
+    fn note_touched(&mut self, name: &str) {
+        self.numeric.remove(name);
+        if name == "IFS" {
+            self.ifs_changed = true;
+        }
+        self.touched.push(name.to_string());
+    }
+
+    /// Forgets the value of `name`: from here on it is only known at run
+    /// time.
+    fn forget(&mut self, name: &str) {
+        self.note_touched(name);
+        self.vars.remove(name);
+    }
+
+    /// Forgets every variable (`eval`, `source`: anything may be set).
+    fn forget_all(&mut self) {
+        self.touched_all += 1;
+        if self.function_body > 0 {
+            self.untracked = true;
+        }
+        self.ifs_changed = true;
+        self.vars.clear();
+        self.numeric.clear();
     }
 
     /// Walks `f` where what it runs may not run.
@@ -656,8 +1058,10 @@ impl Walker<'_> {
         self.scope_stack.push(self.next_scope);
         self.next_scope += 1;
         let outer_vars = self.vars.clone();
+        let outer_functions = self.functions.clone();
         f(self);
         self.vars = outer_vars;
+        self.functions = outer_functions;
         self.scope_stack.pop();
     }
 
@@ -824,6 +1228,10 @@ impl Walker<'_> {
         }
     }
 
+    /// A function definition: its name is in scope from here (for certain
+    /// only where the definition surely runs), and its body is walked as
+    /// code that may run at any later point: no variable is known inside,
+    /// and what it assigns is never known again.
     fn walk_function(&mut self, node: Node, depth: usize) {
         if let Some(name) = node.child_by_field_name("name") {
             let name = text(name, self.src).to_string();
@@ -832,10 +1240,147 @@ impl Walker<'_> {
             {
                 self.script.fork_bomb = true;
             }
+            let certain = self.conditional == 0 && self.function_body == 0;
+            let entry = self.functions.entry(name.clone()).or_insert(Callee::Either);
+            if certain {
+                *entry = Callee::Function;
+                self.defined_at
+                    .insert(name.clone(), self.script.commands.len());
+            }
             self.script.functions.push(name);
         }
+        let own_name = node
+            .child_by_field_name("name")
+            .map(|n| text(n, self.src).to_string())
+            .unwrap_or_default();
         if let Some(body) = node.child_by_field_name("body") {
+            let outer = std::mem::take(&mut self.vars);
+            let mark = self.touched.len();
+            let all = self.touched_all;
+            self.function_body += 1;
+            self.function_names.push(own_name);
             self.walk(body, depth + 1, &Stdin::Inherited);
+            self.function_names.pop();
+            self.function_body -= 1;
+            self.vars = outer;
+            let touched: Vec<String> = self.touched.get(mark..).unwrap_or(&[]).to_vec();
+            for name in touched {
+                self.volatile.insert(name.clone());
+                self.forget(&name);
+            }
+            if self.touched_all != all {
+                self.untracked = true;
+                self.forget_all();
+            }
+        }
+    }
+
+    /// A loop: its body may run many times, so a variable it changes is
+    /// unknown throughout it (`x=ls; for i in 1 2; do $x; x=rm; done` runs
+    /// `rm` the second time). The outermost loop is walked once to learn
+    /// what it changes, that walk is undone, those names are forgotten,
+    /// and the loop is walked again for real (inner loops are covered by
+    /// the outer one's first walk).
+    fn walk_loop(&mut self, node: Node, depth: usize, stdin: &Stdin) {
+        if self.loop_depth == 0 && !self.full {
+            let saved = self.clone();
+            self.loop_depth += 1;
+            self.loop_variable(node);
+            self.conditionally(|w| w.walk_children(node, depth, stdin));
+            let touched: Vec<String> = self
+                .touched
+                .get(saved.touched.len()..)
+                .unwrap_or(&[])
+                .to_vec();
+            let all = self.touched_all != saved.touched_all;
+            let untracked = self.untracked;
+            let volatile = std::mem::take(&mut self.volatile);
+            let unsure: Vec<String> = touched
+                .iter()
+                .filter(|name| !self.numeric.contains(*name))
+                .cloned()
+                .collect();
+            *self = saved;
+            self.untracked |= untracked;
+            self.volatile.extend(volatile);
+            self.unsure.extend(unsure);
+            for name in touched {
+                self.forget(&name);
+            }
+            if all {
+                self.forget_all();
+            }
+        }
+        self.loop_depth += 1;
+        self.loop_variable(node);
+        if kind(node) == "c_style_for_statement" {
+            // The header as one expression: `i` in `i<n` is the `i` that
+            // `i=0` and `i++` set.
+            let mut header = Vec::new();
+            for field in ["initializer", "condition", "update"] {
+                let mut cursor = node.walk();
+                let parts: Vec<Node> = node.children_by_field_name(field, &mut cursor).collect();
+                header.extend(parts.iter().map(|p| text(*p, self.src)));
+            }
+            self.arithmetic(&header.join(", "), false, 0);
+        }
+        self.conditionally(|w| w.walk_children(node, depth, stdin));
+        self.loop_depth -= 1;
+    }
+
+    /// `for x in …` and `select x in …` set `x` each time round: a number
+    /// for certain when every word is a literal number (`for i in 1 2 3`).
+    fn loop_variable(&mut self, node: Node) {
+        if let Some(variable) = node.child_by_field_name("variable") {
+            let name = text(variable, self.src).to_string();
+            let mut cursor = node.walk();
+            let values: Vec<Node> = node.children_by_field_name("value", &mut cursor).collect();
+            let numbers = !values.is_empty()
+                && values.iter().all(|v| {
+                    let word = word::decode(*v, self.src, &self.vars);
+                    word.is_static() && is_number(&word.value) && !word.value.is_empty()
+                });
+            self.forget(&name);
+            if numbers && !self.unsure.contains(&name) && !self.untracked {
+                self.numeric.insert(name);
+            }
+        }
+    }
+
+    /// Once the whole line is walked: a command inside the body of `g`
+    /// calls a function `f` for certain only if `f` ends up defined for
+    /// certain in the line's own shell, is never unset, and no command
+    /// before `f`'s definition names `g` (so `g` cannot run before `f`
+    /// exists); any other name defined as a function anywhere in the line
+    /// may be one.
+    fn resolve_body_calls(&mut self) {
+        for (index, enclosing) in std::mem::take(&mut self.body_calls) {
+            let Some(name) = self
+                .script
+                .commands
+                .get(index)
+                .and_then(|c| c.words.first())
+                .map(|w| w.value.clone())
+            else {
+                continue;
+            };
+            let certain = self.functions.get(&name) == Some(&Callee::Function)
+                && !self.unset_names.contains(&name)
+                && self.defined_at.get(&name).is_some_and(|&at| {
+                    !self.script.commands[..at.min(self.script.commands.len())]
+                        .iter()
+                        .any(|c| c.words.iter().any(|w| w.value == enclosing || w.dynamic))
+                });
+            let callee = if certain {
+                Callee::Function
+            } else if self.script.functions.contains(&name) {
+                Callee::Either
+            } else {
+                Callee::Program
+            };
+            if let Some(command) = self.script.commands.get_mut(index) {
+                command.callee = callee;
+            }
         }
     }
 
@@ -860,13 +1405,22 @@ impl Walker<'_> {
             // Commands inside the value (`x=$(rm -rf /)`) still run.
             self.walk_words_for_substitutions(value, depth + 1);
         }
-        // And inside an array subscript (`a[$(rm -rf /)]=1`).
+        // And inside an array subscript (`a[$(rm -rf /)]=1`), which bash
+        // also evaluates as arithmetic.
+        let mut element = false;
         if let Some(target) = node
             .child_by_field_name("name")
             .filter(|n| kind(n) == "subscript")
         {
             self.walk_words_for_substitutions(target, depth + 1);
+            self.subscript(target);
+            element = true;
         }
+        // `x+=y` appends; `a[i]=y` sets one element: the value is not `y`.
+        let appending = node
+            .child_by_field_name("name")
+            .and_then(|n| self.src.get(n.end_byte()..))
+            .is_some_and(|rest| rest.starts_with(b"+="));
         if let Some(name) = name {
             // Recorded as a command of its own, so that the settings stage
             // sees it (`PAGER='sh -c …'` affects what runs later).
@@ -881,11 +1435,138 @@ impl Walker<'_> {
                 text: text(node, self.src).to_string(),
                 span: node.byte_range(),
                 scopes: Vec::new(),
+                callee: Callee::Program,
             });
             let known = value
                 .map(|v| word::decode(v, self.src, &self.vars))
                 .unwrap_or_default();
-            self.assign(name, known);
+            self.prompt(&name, &known);
+            if element || appending {
+                let base = name.split('[').next().unwrap_or(&name).to_string();
+                if self.integers.contains(&base) {
+                    self.arithmetic_word(&known, 0);
+                }
+                self.forget(&base);
+            } else {
+                self.assign(name, known);
+            }
+        }
+    }
+
+    /// A subscript (`a[i]`) bash evaluates as arithmetic, unless `a` is an
+    /// associative array or the subscript is `@` or `*`.
+    fn subscript(&mut self, node: Node) {
+        let array = node
+            .child_by_field_name("name")
+            .map(|n| text(n, self.src))
+            .unwrap_or("");
+        if self.associative.contains(array) {
+            return;
+        }
+        if let Some(index) = node.child_by_field_name("index") {
+            let raw = text(index, self.src);
+            if raw == "@" || raw == "*" {
+                return;
+            }
+            let decoded = word::decode(index, self.src, &self.vars);
+            self.arithmetic_word(&decoded, 0);
+        }
+    }
+
+    /// Prompt strings bash expands as code: `PS4` under `set -x`, `PS0`,
+    /// `PS1` and `PS2` in an interactive shell, and `PROMPT_COMMAND`, a
+    /// script of its own. A known value is judged (a prompt as the words
+    /// of `:`); one only known at run time is a [`Problem::Dynamic`].
+    fn prompt(&mut self, name: &str, value: &Word) {
+        let command = name == "PROMPT_COMMAND";
+        if !command && !matches!(name, "PS0" | "PS1" | "PS2" | "PS4") {
+            return;
+        }
+        if value.dynamic {
+            self.dynamic(format!(
+                "`{name}` is run as code and is only known at run time"
+            ));
+        } else if command {
+            self.script.nested.push(value.value.clone());
+        } else if value.value.contains(['$', '`']) {
+            self.script.nested.push(format!(": {}", value.value));
+        }
+    }
+
+    /// Records a [`Problem::Dynamic`] once.
+    fn dynamic(&mut self, what: String) {
+        let problem = Problem::Dynamic(what);
+        if !self.script.problems.contains(&problem) {
+            self.script.problems.push(problem);
+        }
+    }
+
+    /// Checks a word bash evaluates as arithmetic (see [`Self::arithmetic`]):
+    /// a known value is text never parsed as shell; an unknown one is
+    /// checked as written.
+    fn arithmetic_word(&mut self, word: &Word, depth: u8) {
+        if word.is_static() {
+            self.arithmetic(&word.value, true, depth);
+        } else {
+            self.arithmetic(&word.source, false, depth);
+        }
+    }
+
+    /// Checks `expression`, text bash evaluates as arithmetic. A name in it
+    /// stands for its value, which bash evaluates again, and an array
+    /// subscript in that value runs its command substitutions:
+    /// `x='a[$(rm -rf ~)]'; [[ $x -eq 1 ]]` runs `rm`. A value only known
+    /// at run time, an array element, or a substitution (whose output bash
+    /// evaluates again) is a [`Problem::Dynamic`]; a substitution in text
+    /// that was never parsed as shell (`code`: a variable's value, a quoted
+    /// operand) is parsed again as a script of its own. Names the
+    /// expression assigns are forgotten.
+    fn arithmetic(&mut self, expression: &str, code: bool, depth: u8) {
+        if depth > 8 {
+            self.dynamic("arithmetic nested more than 8 variables deep".into());
+            return;
+        }
+        let (cleaned, substitutions) = blank_substitutions(expression);
+        if !substitutions.is_empty() {
+            if code {
+                for inner in &substitutions {
+                    self.script.nested.push(inner.clone());
+                }
+            }
+            self.dynamic(format!(
+                "`{}` is arithmetic over a command's output, which bash evaluates again",
+                limits::clip(expression, 60)
+            ));
+        }
+        let names = arithmetic_names(&cleaned);
+        let assigned: HashSet<&str> = names
+            .iter()
+            .filter(|n| n.assigned)
+            .map(|n| n.name.as_str())
+            .collect();
+        for name in &assigned {
+            self.forget(name);
+            if !self.unsure.contains(*name) && !self.untracked {
+                self.numeric.insert(name.to_string());
+            }
+        }
+        for name in names.iter().filter(|n| !assigned.contains(n.name.as_str())) {
+            if name.element {
+                self.dynamic(format!(
+                    "the array element `{}[…]` is evaluated as arithmetic, and its value is only known at run time",
+                    name.name
+                ));
+                continue;
+            }
+            match self.vars.get(&name.name).map(|w| w.value.clone()) {
+                None if self.numeric.contains(&name.name) => {}
+                Some(value) if is_number(&value) => {}
+                Some(value) => self.arithmetic(&value, true, depth + 1),
+                None => self.dynamic(format!(
+                    "`{}` is evaluated as arithmetic, and its value is only known at run time",
+                    name.name
+                )),
+            }
         }
     }
 
@@ -904,6 +1585,13 @@ impl Walker<'_> {
                 .unwrap_or_default(),
         };
         words.push(Word::literal(&verb));
+        if kind(node) == "declaration_command" {
+            self.attributes(&verb, &children);
+        }
+        if kind(node) == "test_command" {
+            let double = text(node, self.src).starts_with("[[");
+            self.test_arithmetic(node, double);
+        }
         for child in children
             .iter()
             .skip(if kind(node) == "test_command" { 0 } else { 1 })
@@ -932,6 +1620,9 @@ impl Walker<'_> {
         if kind(node) == "test_command" {
             words.push(Word::literal("]]"));
         }
+        if kind(node) == "unset_command" {
+            self.unset(words.get(1..).unwrap_or(&[]));
+        }
         self.push(SimpleCommand {
             assignments: Vec::new(),
             words,
@@ -940,7 +1631,263 @@ impl Walker<'_> {
             text: text(node, self.src).to_string(),
             span: node.byte_range(),
             scopes: Vec::new(),
+            callee: Callee::Program,
         });
+    }
+
+    /// `declare`, `typeset`, `local`, `export`, `readonly` with options: a
+    /// nameref (`-n`) makes every name an alias of another, so no variable
+    /// is tracked after it; `-i` makes assignments arithmetic; `-l` and
+    /// `-u` change what is stored; `-A` makes subscripts strings.
+    fn attributes(&mut self, verb: &str, children: &[Node]) {
+        let mut flags = String::new();
+        let mut names = Vec::new();
+        for child in children.iter().skip(1) {
+            let raw = text(*child, self.src);
+            if kind(*child) == "variable_assignment" {
+                if let Some(name) = child.child_by_field_name("name") {
+                    let name = text(name, self.src);
+                    names.push(name.split('[').next().unwrap_or(name).to_string());
+                }
+            } else if raw.starts_with(['-', '+']) {
+                flags.push_str(raw);
+            } else if child.is_named() {
+                names.push(raw.to_string());
+            }
+        }
+        if flags.contains('n') && matches!(verb, "declare" | "typeset" | "local") {
+            self.untracked = true;
+            self.forget_all();
+        }
+        for name in names {
+            if flags.contains('i') {
+                self.integers.insert(name.clone());
+            }
+            if flags.contains('A') {
+                self.associative.insert(name.clone());
+            }
+            // The last of `-l` and `-u` counts, as in bash.
+            match flags.rfind(['l', 'u']).map(|i| &flags[i..=i]) {
+                Some("l") => {
+                    self.cased.insert(name.clone(), false);
+                }
+                Some("u") => {
+                    self.cased.insert(name.clone(), true);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// `unset`: a variable named is forgotten; a function named is gone
+    /// for certain after `unset -f NAME` where it surely runs, and may be
+    /// gone otherwise (plain `unset NAME` removes a function when no
+    /// variable has the name).
+    fn unset(&mut self, args: &[Word]) {
+        let functions_only = args.iter().any(|w| w.value == "-f");
+        let variables_only = args.iter().any(|w| w.value == "-v");
+        let certain = self.conditional == 0 && self.function_body == 0;
+        for arg in args.iter().filter(|w| !w.value.starts_with('-')) {
+            // The walk marks a bare name node dynamic; only an expansion or
+            // a substitution makes the name unknown.
+            if arg.dynamic && arg.source.contains(['$', '`']) {
+                self.forget_all();
+                for callee in self.functions.values_mut() {
+                    *callee = Callee::Either;
+                }
+                continue;
+            }
+            let name = arg
+                .value
+                .split('[')
+                .next()
+                .unwrap_or(&arg.value)
+                .to_string();
+            self.unset_names.insert(name.clone());
+            if !functions_only {
+                self.forget(&name);
+            }
+            if variables_only {
+                continue;
+            }
+            if functions_only && certain {
+                self.functions.remove(&name);
+            } else if let Some(callee) = self.functions.get_mut(&name) {
+                *callee = Callee::Either;
+            }
+        }
+    }
+
+    /// `[[ … ]]` (`double`): the operands of `-eq`, `-ne`, `-lt`, `-le`,
+    /// `-gt`, `-ge` are arithmetic (`[ … ]` compares integers only). In
+    /// both, the name after `-v` may hold a subscript, which bash
+    /// evaluates.
+    fn test_arithmetic(&mut self, node: Node, double: bool) {
+        let mut stack = vec![node];
+        let mut seen = 0usize;
+        while let Some(n) = stack.pop() {
+            seen += 1;
+            if seen > 10_000 {
+                self.dynamic("a test too large to read".into());
+                return;
+            }
+            match kind(n) {
+                "command_substitution" | "process_substitution" => continue,
+                "binary_expression" => {
+                    let operator = n
+                        .child_by_field_name("operator")
+                        .map(|o| text(o, self.src))
+                        .unwrap_or("");
+                    if double && matches!(operator, "-eq" | "-ne" | "-lt" | "-le" | "-gt" | "-ge") {
+                        for side in ["left", "right"] {
+                            if let Some(operand) = n.child_by_field_name(side) {
+                                let word = word::decode(operand, self.src, &self.vars);
+                                self.arithmetic_word(&word, 0);
+                            }
+                        }
+                        continue;
+                    }
+                }
+                "unary_expression" => {
+                    let operator = n
+                        .child_by_field_name("operator")
+                        .map(|o| text(o, self.src))
+                        .unwrap_or("");
+                    if operator == "-v"
+                        && let Some(operand) = last_named(n)
+                    {
+                        let word = word::decode(operand, self.src, &self.vars);
+                        name_sink(&word, &mut self.script);
+                        continue;
+                    }
+                }
+                _ => {}
+            }
+            let mut cursor = n.walk();
+            stack.extend(n.named_children(&mut cursor));
+        }
+    }
+
+    /// Code inside a `${…}` expansion: an array subscript is arithmetic,
+    /// `${!x}` reads the variable that `x` names (a subscript in that name
+    /// is evaluated), and `${x@P}` expands `x` as a prompt.
+    fn expansion_code(&mut self, node: Node) {
+        let raw = text(node, self.src);
+        let mut cursor = node.walk();
+        let subscripts: Vec<Node> = node
+            .named_children(&mut cursor)
+            .filter(|c| kind(*c) == "subscript")
+            .collect();
+        for subscript in subscripts {
+            self.subscript(subscript);
+        }
+        let inner = raw
+            .strip_prefix("${")
+            .and_then(|r| r.strip_suffix('}'))
+            .unwrap_or("");
+        // `${x:=y}` and `${x=y}` assign `x`.
+        let name_end = inner
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(inner.len());
+        let (name, operation) = inner.split_at(name_end);
+        if is_name(name) && (operation.starts_with(":=") || operation.starts_with('=')) {
+            // Forgotten once the command's words are read (in `push`): the
+            // word itself still has the value worked out.
+            self.assigned_in_words.push(name.to_string());
+        }
+        if let Some(name) = inner.strip_prefix('!')
+            && is_name(name)
+        {
+            match self.vars.get(name).map(|w| w.value.clone()) {
+                Some(value) => name_sink(&Word::literal(&value), &mut self.script),
+                None => self.dynamic(format!(
+                    "`${{!{name}}}` reads a variable named by a value only known at run time"
+                )),
+            }
+        }
+        if let Some(name) = inner.strip_suffix("@P")
+            && is_name(name)
+        {
+            let value = self.vars.get(name).cloned().unwrap_or_else(|| Word {
+                dynamic: true,
+                source: raw.to_string(),
+                ..Word::default()
+            });
+            self.prompt("PS1", &value);
+        }
+    }
+
+    /// Forgets the variables a command sets from what only run time knows:
+    /// `read`, `mapfile`, `printf -v`, `getopts`, `let`, `wait -p`, `cd`
+    /// (`PWD`); `eval`, `source` and `.` may set any (and define or unset
+    /// functions); after `trap` (a `DEBUG` trap runs before every command)
+    /// none is tracked.
+    fn forget_set_by(&mut self, words: &[Word]) {
+        let mut head = 0;
+        while words
+            .get(head)
+            .is_some_and(|w| matches!(w.value.as_str(), "command" | "builtin"))
+        {
+            head += 1;
+        }
+        let Some(verb) = words.get(head) else { return };
+        if matches!(verb.value.as_str(), "eval" | "source" | "." | "trap") {
+            // Their scripts may define or unset functions too.
+            for callee in self.functions.values_mut() {
+                *callee = Callee::Either;
+            }
+        }
+        match verb.value.as_str() {
+            "eval" | "source" | "." => self.forget_all(),
+            "trap" => {
+                self.untracked = true;
+                self.forget_all();
+            }
+            "read" | "mapfile" | "readarray" | "printf" | "getopts" | "let" | "wait" | "cd"
+            | "pushd" | "popd" => {
+                for name in ["REPLY", "MAPFILE", "OPTARG", "OPTIND", "PWD", "OLDPWD"] {
+                    self.forget(name);
+                }
+                for word in words.iter().skip(head + 1) {
+                    if word.dynamic {
+                        self.forget_all();
+                        return;
+                    }
+                    for name in identifiers(&word.value) {
+                        self.forget(&name);
+                    }
+                    // `printf -vNAME`, `read -aNAME`: a name glued to its option.
+                    if let Some(glued) = word.value.strip_prefix('-').and_then(|w| w.get(1..)) {
+                        for name in identifiers(glued) {
+                            self.forget(&name);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// What a command's name calls here (see [`Callee`]). Inside a function
+    /// body that depends on when the function runs: resolved at the end.
+    fn callee_of(&mut self, head: Option<&Word>) -> Callee {
+        let Some(head) = head.filter(|w| w.is_static()) else {
+            return Callee::Program;
+        };
+        if let Some(enclosing) = self
+            .function_names
+            .last()
+            .filter(|_| self.function_body > 0)
+        {
+            let enclosing = enclosing.clone();
+            self.body_calls
+                .push((self.script.commands.len(), enclosing));
+            return Callee::Program;
+        }
+        self.functions
+            .get(&head.value)
+            .copied()
+            .unwrap_or(Callee::Program)
     }
 
     /// Walks a word-like node only for the commands inside its substitutions.
@@ -956,7 +1903,13 @@ impl Walker<'_> {
         }
         match kind(node) {
             "arithmetic_expansion" => {
-                self.arithmetic_injection(node);
+                let raw = text(node, self.src);
+                let inner = raw
+                    .strip_prefix("$((")
+                    .and_then(|r| r.strip_suffix("))"))
+                    .or_else(|| raw.strip_prefix("$[").and_then(|r| r.strip_suffix(']')))
+                    .unwrap_or(raw);
+                self.arithmetic(inner, false, 0);
                 let mut cursor = node.walk();
                 let children: Vec<Node> = node.children(&mut cursor).collect();
                 for child in children {
@@ -983,6 +1936,9 @@ impl Walker<'_> {
             }
             _ => {
                 let expansion = kind(node) == "expansion";
+                if expansion {
+                    self.expansion_code(node);
+                }
                 let mut cursor = node.walk();
                 let children: Vec<Node> = node.children(&mut cursor).collect();
                 for child in children {
@@ -994,27 +1950,6 @@ impl Walker<'_> {
                 }
             }
         }
-    }
-
-    /// Bash evaluates a variable's value as arithmetic where `$((x))`,
-    /// `((x))` or `let x` names it, and an array subscript in that value
-    /// runs its command substitutions: `x='a[$(rm -rf /)]'; echo $((x))`
-    /// runs `rm`. A known value with a substitution in it is parsed again
-    /// as a script of its own.
-    fn arithmetic_injection(&mut self, node: Node) {
-        let expression = text(node, self.src);
-        let names = expression
-            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .filter(|n| !n.is_empty());
-        let mut found = Vec::new();
-        for name in names {
-            if let Some(value) = self.vars.get(name)
-                && (value.value.contains("$(") || value.value.contains('`'))
-            {
-                found.push(value.value.clone());
-            }
-        }
-        self.script.nested.extend(found);
     }
 
     /// tree-sitter-bash does not read a backquoted substitution as bash
@@ -1105,6 +2040,7 @@ impl Walker<'_> {
                         text: text(node, self.src).to_string(),
                         span: node.byte_range(),
                         scopes: Vec::new(),
+                        callee: Callee::Program,
                     });
                 }
             }
@@ -1118,6 +2054,7 @@ impl Walker<'_> {
                     text: text(node, self.src).to_string(),
                     span: node.byte_range(),
                     scopes: Vec::new(),
+                    callee: Callee::Program,
                 });
             }
         }
@@ -1334,6 +2271,15 @@ impl Walker<'_> {
                         _ => {}
                     }
                 }
+                // Substitutions in an unquoted body run (tree-sitter reads
+                // no backquote there): each is parsed again on its own.
+                if !quoted {
+                    let (_, substitutions) = blank_substitutions(&body_text);
+                    if !substitutions.is_empty() {
+                        literal_body = false;
+                    }
+                    self.script.nested.extend(substitutions);
+                }
                 *stdin = Stdin::Heredoc {
                     body: body_text,
                     literal: quoted || literal_body,
@@ -1356,6 +2302,8 @@ impl Walker<'_> {
         mut redirects: Vec<Redirect>,
     ) {
         let mut assignments = Vec::new();
+        // Which assignments append (`x+=y`).
+        let mut appending: Vec<usize> = Vec::new();
         let mut words = Vec::new();
         let mut own_stdin = stdin.clone();
         let mut trailing = Vec::new();
@@ -1400,6 +2348,13 @@ impl Walker<'_> {
                     let decoded = value
                         .map(|v| word::decode(v, self.src, &self.vars))
                         .unwrap_or_default();
+                    if child
+                        .child_by_field_name("name")
+                        .and_then(|n| self.src.get(n.end_byte()..))
+                        .is_some_and(|rest| rest.starts_with(b"+="))
+                    {
+                        appending.push(assignments.len());
+                    }
                     if let Some(name) = name {
                         assignments.push((name, decoded));
                     }
@@ -1449,6 +2404,18 @@ impl Walker<'_> {
                                 && child.named_child(0).is_some_and(|c| {
                                     matches!(kind(c), "simple_expansion" | "expansion")
                                 }));
+                    // With `IFS` set, bash splits on other characters.
+                    if unquoted_expansion && self.ifs_changed {
+                        decoded.dynamic = true;
+                    }
+                    // An unquoted expansion of an empty or blank value is
+                    // no word at all (`x=; $x rm -rf ~` runs `rm`).
+                    let vanishes = unquoted_expansion
+                        && decoded.is_static()
+                        && decoded.value.trim_matches([' ', '\t', '\n']).is_empty();
+                    if vanishes {
+                        continue;
+                    }
                     if unquoted_expansion
                         && decoded.is_static()
                         && decoded.value.contains([' ', '\t', '\n'])
@@ -1478,8 +2445,36 @@ impl Walker<'_> {
         }
         words.extend(after_redirects);
         if words.first().is_some_and(|w| w.value == "let") {
-            self.arithmetic_injection(node);
+            for word in words.iter().skip(1) {
+                self.arithmetic_word(word, 0);
+            }
         }
+        let callee = self.callee_of(words.first());
+        if words
+            .first()
+            .is_some_and(|w| matches!(w.value.as_str(), "eval" | "trap"))
+            && !self.functions.is_empty()
+        {
+            let mut in_scope: Vec<(String, Callee)> = self
+                .functions
+                .iter()
+                .map(|(name, callee)| {
+                    // Inside a function body, which functions exist when it
+                    // runs is not known.
+                    let callee = if self.function_body > 0 {
+                        Callee::Either
+                    } else {
+                        *callee
+                    };
+                    (name.clone(), callee)
+                })
+                .collect();
+            in_scope.sort();
+            self.script
+                .functions_at
+                .push((self.script.commands.len(), in_scope));
+        }
+        self.forget_set_by(&words);
         let text_of = text(node, self.src);
         // A reserved word where a command name belongs (`then ls`, a stray
         // `fi`): bash rejects the line, tree-sitter reads a command.
@@ -1545,10 +2540,17 @@ impl Walker<'_> {
                 .problems
                 .push(Problem::MergedLine(limits::clip(text_of, 60).to_string()));
         }
+        for (name, value) in &assignments {
+            self.prompt(name, value);
+        }
         if words.is_empty() {
             // Assignments alone (`A=1 B=2`) behave like `x=…` statements.
-            for (name, value) in &assignments {
-                self.assign(name.clone(), value.clone());
+            for (i, (name, value)) in assignments.iter().enumerate() {
+                if appending.contains(&i) {
+                    self.forget(name);
+                } else {
+                    self.assign(name.clone(), value.clone());
+                }
             }
         }
         let start = self.script.commands.len();
@@ -1560,6 +2562,7 @@ impl Walker<'_> {
             text: text_of.to_string(),
             span: node.byte_range(),
             scopes: Vec::new(),
+            callee,
         });
         let fed = start..self.script.commands.len();
         for rest in trailing {
@@ -1979,6 +2982,85 @@ mod tests {
     fn pipe_records_producer() {
         let s = parse("curl -s x | sh");
         assert_eq!(s.commands[1].stdin, Stdin::Pipe(0..1));
+    }
+
+    /// Functions are in scope only where bash sees them.
+    #[test]
+    fn functions_resolve_where_bash_sees_them() {
+        let callee = |line: &str| {
+            parse(line)
+                .commands
+                .last()
+                .map(|c| c.callee)
+                .unwrap_or_default()
+        };
+        assert_eq!(callee("f() { :; }; f"), Callee::Function);
+        assert_eq!(callee("f() { :; }; (f)"), Callee::Function);
+        assert_eq!(callee("(f() { :; }); f"), Callee::Program);
+        assert_eq!(callee("echo $(f() { :; }); f"), Callee::Program);
+        assert_eq!(callee("f() { :; } & f"), Callee::Program);
+        assert_eq!(callee("f() { :; } | cat; f"), Callee::Program);
+        assert_eq!(callee("false && f() { :; }; f"), Callee::Either);
+        assert_eq!(callee("if x; then f() { :; }; fi; f"), Callee::Either);
+        assert_eq!(callee("f() { :; }; unset -f f; f"), Callee::Program);
+        assert_eq!(callee("f() { :; }; unset f; f"), Callee::Either);
+        assert_eq!(callee("f() { :; }; eval x; f"), Callee::Either);
+        assert_eq!(callee("f() { :; }; command f"), Callee::Program);
+    }
+
+    /// A value only run time knows leaves the variable unknown.
+    #[test]
+    fn values_only_run_time_knows_are_forgotten() {
+        for line in [
+            "x=ls; read x; $x",
+            "x=ls; printf -v x rm; $x",
+            "x=ls; mapfile x; $x",
+            "x=ls; for x in rm; do :; done; $x",
+            "x=ls; f() { x=rm; }; f; $x",
+            "f() { x=rm; }; x=ls; f; $x",
+            "x=ls; for i in 1 2; do $x; x=rm; done",
+            "x=r; x+=m; $x",
+            "declare -n r=x; x=ls; r=rm; $x",
+            "x=ls; eval x=rm; $x",
+            "x=ls; ((x=1)); $x",
+            "x=ls; let x=1; $x",
+            "x=; : ${x:=rm}; $x",
+        ] {
+            let s = parse(line);
+            let head = s
+                .commands
+                .iter()
+                .find_map(|c| c.words.first().filter(|w| w.source == "$x"));
+            assert!(head.is_some_and(|w| w.dynamic), "{line}: {head:?}");
+        }
+        // Straight-line assignments stay known; a subshell's do not leak.
+        for line in ["x=rm; $x", "x=ls; x=rm; $x", "x=rm; (x=ls); $x"] {
+            let s = parse(line);
+            let head = s.commands.last().and_then(|c| c.words.first());
+            assert_eq!(head.map(|w| w.value.as_str()), Some("rm"), "{line}");
+        }
+    }
+
+    /// Arithmetic over a value with a substitution judges that command;
+    /// over an unknown value it is a dynamic script.
+    #[test]
+    fn arithmetic_reads_values_as_code() {
+        let s = parse("x='a[$(rm -rf /)]'; [[ $x -eq 1 ]]");
+        assert!(s.nested.iter().any(|n| n == "rm -rf /"), "{:?}", s.nested);
+        let s = parse("[[ $n -gt 1 ]]");
+        assert!(
+            s.problems.iter().any(|p| matches!(p, Problem::Dynamic(_))),
+            "{:?}",
+            s.problems
+        );
+        for line in [
+            "n=3; (( n > 1 ))",
+            "for ((i=0; i<3; i++)); do :; done",
+            "[[ $# -eq 0 ]]",
+        ] {
+            let s = parse(line);
+            assert!(s.problems.is_empty(), "{line}: {:?}", s.problems);
+        }
     }
 
     #[test]

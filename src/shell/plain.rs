@@ -35,7 +35,7 @@
 //! line, over generated lines and heredocs (tests/plain_parse.rs), and by
 //! the `shell` fuzz target on every input.
 
-use super::parse::{Problem, Redirect, Script, SimpleCommand, Stdin};
+use super::parse::{Callee, Problem, Redirect, Script, SimpleCommand, Stdin};
 use super::word::Word;
 use std::ops::Range;
 
@@ -263,6 +263,7 @@ impl Builder<'_> {
             text: self.source.get(span.clone()).unwrap_or("").to_string(),
             span,
             scopes,
+            callee: Callee::Program,
         });
     }
 
@@ -280,6 +281,7 @@ impl Builder<'_> {
             text: self.source.get(span.clone()).unwrap_or("").to_string(),
             span,
             scopes: Vec::new(),
+            callee: Callee::Program,
         });
     }
 
@@ -295,6 +297,7 @@ impl Builder<'_> {
                 text: self.source.get(start..end).unwrap_or("").to_string(),
                 span: start..end,
                 scopes: Vec::new(),
+                callee: Callee::Program,
             });
         }
     }

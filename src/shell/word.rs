@@ -351,7 +351,9 @@ fn unescape_double_quoted(raw: &str, word: &mut Word) {
     }
 }
 
-/// Decodes the inside of a `$'…'` string the way bash does.
+/// Decodes the inside of a `$'…'` string the way bash does. A NUL byte
+/// (`\0`, `\x00`, `\000`, `\c@`, `\u0000`) ends the string there, as in
+/// bash: `$'rm\0junk'` is `rm`.
 pub fn decode_ansi_c(inner: &str) -> String {
     let mut out = String::new();
     let mut bytes: Vec<u8> = Vec::new();
@@ -399,6 +401,8 @@ pub fn decode_ansi_c(inner: &str) -> String {
                 if used == 0 {
                     flush(&mut bytes, &mut out);
                     out.push_str("\\x");
+                } else if value == 0 {
+                    break;
                 } else {
                     bytes.push(value as u8);
                     i += used;
@@ -408,6 +412,7 @@ pub fn decode_ansi_c(inner: &str) -> String {
                 let (value, used) = take_digits(&chars[i..], 16, if e == 'u' { 4 } else { 8 });
                 flush(&mut bytes, &mut out);
                 match char::from_u32(value).filter(|_| used > 0) {
+                    Some('\0') => break,
                     Some(ch) => {
                         out.push(ch);
                         i += used;
@@ -421,12 +426,19 @@ pub fn decode_ansi_c(inner: &str) -> String {
             'c' => {
                 flush(&mut bytes, &mut out);
                 if let Some(&ctl) = chars.get(i) {
-                    out.push(char::from((ctl as u8) & 0x1f));
+                    let code = (ctl as u32) & 0x1f;
+                    if code == 0 {
+                        break;
+                    }
+                    out.push(char::from(code as u8));
                     i += 1;
                 }
             }
             '0'..='7' => {
                 let (value, used) = take_digits(&chars[i - 1..], 8, 3);
+                if value & 0xff == 0 {
+                    break;
+                }
                 bytes.push((value & 0xff) as u8);
                 i += used - 1;
             }
@@ -509,6 +521,27 @@ mod tests {
         assert_eq!(decode_ansi_c(r"a\tb"), "a\tb");
         assert_eq!(decode_ansi_c(r"it\'s"), "it's");
         assert_eq!(decode_ansi_c(r"\xc3\xa9"), "é");
+    }
+
+    /// A NUL ends a `$'…'` string in bash, whatever spells it.
+    #[test]
+    fn a_nul_ends_an_ansi_c_string() {
+        for spelling in [
+            r"\0",
+            r"\x00",
+            r"\000",
+            r"\c@",
+            r"\u0000",
+            r"\U00000000",
+            r"\x0",
+        ] {
+            assert_eq!(
+                decode_ansi_c(&format!("rm{spelling}junk")),
+                "rm",
+                "{spelling}"
+            );
+        }
+        assert_eq!(decode_ansi_c(r"a\x01b"), "a\u{1}b");
     }
 }
 
