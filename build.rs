@@ -460,10 +460,14 @@ fn node_of(spec: &Spec, name: &str, context: &str) -> BuildResult<Node> {
             writes_variant(Some(mode), &context)?;
         }
         if let Some(runs) = flag.runs.as_deref().filter(|r| *r != "shell") {
-            return Err(format!("{context}: unknown `runs` value `{runs}` (known: shell)"));
+            return Err(format!(
+                "{context}: unknown `runs` value `{runs}` (known: shell)"
+            ));
         }
         if flag.runs.is_some() && flag.class != "exec" {
-            return Err(format!("{context}: a flag that runs its value must be classed exec"));
+            return Err(format!(
+                "{context}: a flag that runs its value must be classed exec"
+            ));
         }
         if flag.lowers && !matches!(flag.class.as_str(), "inspect" | "build" | "test" | "format") {
             return Err(format!(
@@ -793,28 +797,60 @@ struct EnvironmentFile {
 fn emit_environment(path: &Path, out: &mut String) -> BuildResult<()> {
     let file: EnvironmentFile = read_json(path)?;
     let kinds: [(&str, &Vec<String>, &str); 5] = [
-        ("ENV_EXEC", &file.exec, "Settings that make programs load or run other code, whatever the value."),
-        ("ENV_COMMANDS", &file.commands, "Settings whose value is a command line programs run."),
-        ("ENV_SEARCH_PATHS", &file.search_paths, "Settings that say where programs or modules are loaded from."),
-        ("ENV_HISTORY", &file.history, "Settings that, emptied, stop shell history being kept."),
-        ("ENV_HARMLESS", &file.harmless, "Settings known to change no program's choice of code to run."),
+        (
+            "ENV_EXEC",
+            &file.exec,
+            "Settings that make programs load or run other code, whatever the value.",
+        ),
+        (
+            "ENV_COMMANDS",
+            &file.commands,
+            "Settings whose value is a command line programs run.",
+        ),
+        (
+            "ENV_SEARCH_PATHS",
+            &file.search_paths,
+            "Settings that say where programs or modules are loaded from.",
+        ),
+        (
+            "ENV_HISTORY",
+            &file.history,
+            "Settings that, emptied, stop shell history being kept.",
+        ),
+        (
+            "ENV_HARMLESS",
+            &file.harmless,
+            "Settings known to change no program's choice of code to run.",
+        ),
     ];
     let mut seen = BTreeMap::new();
     for (name, list, _) in &kinds {
         for pattern in list.iter() {
             let ok = !pattern.is_empty()
                 && pattern.matches('*').count() <= 1
-                && pattern.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '*');
+                && pattern
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '*');
             if !ok {
-                return Err(format!("{}: malformed name pattern `{pattern}` in {name}", path.display()));
+                return Err(format!(
+                    "{}: malformed name pattern `{pattern}` in {name}",
+                    path.display()
+                ));
             }
             if let Some(other) = seen.insert(pattern.clone(), *name) {
-                return Err(format!("{}: `{pattern}` is in both {other} and {name}", path.display()));
+                return Err(format!(
+                    "{}: `{pattern}` is in both {other} and {name}",
+                    path.display()
+                ));
             }
         }
     }
     for (name, list, doc) in &kinds {
-        let _ = writeln!(out, "/// {doc} (`rules/environment.json`)\npub static {name}: &[&str] = {};\n", str_slice(list));
+        let _ = writeln!(
+            out,
+            "/// {doc} (`rules/environment.json`)\npub static {name}: &[&str] = {};\n",
+            str_slice(list)
+        );
     }
     let _ = writeln!(
         out,

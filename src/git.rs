@@ -107,7 +107,8 @@ mod tests {
 
     #[test]
     fn reads_settings_in_every_spelling() {
-        let args = words("--attr-source HEAD -c core.pager=a --config-env=core.editor=E -c x.y log");
+        let args =
+            words("--attr-source HEAD -c core.pager=a --config-env=core.editor=E -c x.y log");
         let globals = read(&args);
         assert_eq!(
             globals.settings,

@@ -197,7 +197,11 @@ pub fn classify(verb: &str, argv: &[Word]) -> Option<Classified> {
     }
     // Only a verb with options that change its class can be steered by a
     // word that becomes an option at run time.
-    if !spec.flags().iter().any(|f| f.class.rank() > Effect::Format.rank()) {
+    if !spec
+        .flags()
+        .iter()
+        .any(|f| f.class.rank() > Effect::Format.rank())
+    {
         maybe_options.clear();
     }
     let mut rule = format!("lexicon.{}", path.join("."));

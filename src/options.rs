@@ -131,7 +131,9 @@ pub fn first_operand(
                         .known
                         .is_some_and(|k| spec.sub_opts.contains(k.spelling.get()));
                     match used.value {
-                        Some(Value::Next(at)) if names_sub => return (Some((at, 0, at + 1)), reading),
+                        Some(Value::Next(at)) if names_sub => {
+                            return (Some((at, 0, at + 1)), reading);
+                        }
                         Some(Value::Attached(at)) if names_sub => {
                             return (Some((used.index, at, used.index + 1)), reading);
                         }
@@ -169,13 +171,22 @@ fn may_be_option(word: &Word) -> bool {
 /// working folder's substitution: a word starting with one never starts
 /// with `-` (setting HOME is a setting of its own, judged as one).
 fn starts_with_a_path(value: &str) -> bool {
-    ["$HOME", "${HOME}", "$PWD", "${PWD}", "$OLDPWD", "${OLDPWD}", "$(pwd)", "`pwd`"]
-        .iter()
-        .any(|v| {
-            value
-                .strip_prefix(v)
-                .is_some_and(|rest| !rest.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_'))
-        })
+    [
+        "$HOME",
+        "${HOME}",
+        "$PWD",
+        "${PWD}",
+        "$OLDPWD",
+        "${OLDPWD}",
+        "$(pwd)",
+        "`pwd`",
+    ]
+    .iter()
+    .any(|v| {
+        value
+            .strip_prefix(v)
+            .is_some_and(|rest| !rest.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_'))
+    })
 }
 
 /// Reads the option word at `argv[i]`.
@@ -230,7 +241,9 @@ fn read_word(spec: &'static Spec, argv: &[Word], i: usize) -> Read {
             .map(|known| OptionUse {
                 index: i,
                 known: Some(known),
-                value: eq.filter(|_| known.takes_value).map(|at| Value::Attached(at + 1)),
+                value: eq
+                    .filter(|_| known.takes_value)
+                    .map(|at| Value::Attached(at + 1)),
             })
             .collect();
         return Read::Unknown(maybe);
@@ -335,7 +348,10 @@ mod tests {
     fn clusters_attached_values_and_next_word_values() {
         let argv = words("git log -pn5 --author me -U3 --grep=x HEAD");
         let reading = read(git("log"), &argv, 2);
-        assert_eq!(spellings(&reading), ["-p", "-n", "--author", "(family)", "--grep"]);
+        assert_eq!(
+            spellings(&reading),
+            ["-p", "-n", "--author", "(family)", "--grep"]
+        );
         assert_eq!(reading.uses[1].value, Some(Value::Attached(3)));
         assert_eq!(reading.uses[2].value, Some(Value::Next(4)));
         assert_eq!(reading.uses[3].value, Some(Value::Attached(2)));

@@ -627,10 +627,9 @@ pub fn strip_find_exec(words: &[Word]) -> Vec<Word> {
 /// The folder `git -C DIR …` runs in (each `-C` relative to the one
 /// before, as git reads them).
 pub fn git_cwd(args: &[Word], location: &Location, cwd: Option<PathBuf>) -> Option<PathBuf> {
-    crate::git::read(args)
-        .dirs
-        .iter()
-        .fold(cwd, |cwd, dir| location.resolve_in(dir, cwd.as_deref()).path)
+    crate::git::read(args).dirs.iter().fold(cwd, |cwd, dir| {
+        location.resolve_in(dir, cwd.as_deref()).path
+    })
 }
 
 #[cfg(test)]

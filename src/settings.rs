@@ -168,7 +168,12 @@ fn safe_search_entry(name: &str, entry: &str) -> bool {
     ]
     .iter()
     .any(|p| entry == p.trim_end_matches('/') || entry.starts_with(p));
-    (entry.is_empty() && name != "PATH") || self_reference || relative_inside || home || here || system
+    (entry.is_empty() && name != "PATH")
+        || self_reference
+        || relative_inside
+        || home
+        || here
+        || system
 }
 
 #[cfg(test)]
@@ -195,8 +200,14 @@ mod tests {
         assert_eq!(env("RUST_LOG", "debug"), None);
         assert_eq!(env("LC_ALL", "C"), None);
         assert_eq!(env("GIT_EDITOR", "true"), None);
-        assert_eq!(env("GIT_CONFIG_GLOBAL", "/tmp/evil.cfg"), Some("setting.exec"));
-        assert_eq!(env("CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER", "sh"), Some("setting.exec"));
+        assert_eq!(
+            env("GIT_CONFIG_GLOBAL", "/tmp/evil.cfg"),
+            Some("setting.exec")
+        );
+        assert_eq!(
+            env("CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER", "sh"),
+            Some("setting.exec")
+        );
         assert_eq!(env("HOME", "/tmp/h"), Some("setting.exec"));
         assert_eq!(env("SOMETHING_NEW", "1"), Some("setting.unknown"));
         assert_eq!(env("lower", "1"), Some("setting.unknown"));

@@ -37,7 +37,12 @@ fn json_specs() -> Vec<(String, Value)> {
             .collect();
         let here = format!("{path} {}", names.join("|")).trim().to_string();
         out.push((here.clone(), spec.clone()));
-        for sub in spec.get("subs").and_then(Value::as_array).into_iter().flatten() {
+        for sub in spec
+            .get("subs")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
             walk(sub, &here, out);
         }
     }
@@ -50,10 +55,20 @@ fn json_specs() -> Vec<(String, Value)> {
         .collect();
     files.sort();
     for file in files {
-        let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
-        let json: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
-        let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        for spec in json.get("verbs").and_then(Value::as_array).into_iter().flatten() {
+        let text =
+            std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let json: Value =
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let name = file
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        for spec in json
+            .get("verbs")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
             walk(spec, &name, &mut out);
         }
     }
@@ -84,7 +99,11 @@ fn every_free_spec_declares_its_options() {
 
 /// Every compiled spec with the words that reach it (`["git", "log"]`).
 fn compiled_specs() -> Vec<(Vec<&'static str>, &'static Spec)> {
-    fn walk(spec: &'static Spec, path: Vec<&'static str>, out: &mut Vec<(Vec<&'static str>, &'static Spec)>) {
+    fn walk(
+        spec: &'static Spec,
+        path: Vec<&'static str>,
+        out: &mut Vec<(Vec<&'static str>, &'static Spec)>,
+    ) {
         for sub in spec.subs() {
             let mut deeper = path.clone();
             deeper.push(sub.name());
@@ -101,7 +120,10 @@ fn compiled_specs() -> Vec<(Vec<&'static str>, &'static Spec)> {
 
 /// Whether a spec is free by its class, and reads options at all.
 fn is_free(spec: &Spec) -> bool {
-    matches!(spec.class, Effect::Inspect | Effect::Build | Effect::Test | Effect::Format)
+    matches!(
+        spec.class,
+        Effect::Inspect | Effect::Build | Effect::Test | Effect::Format
+    )
 }
 
 #[test]
@@ -127,7 +149,12 @@ fn an_option_outside_the_set_is_never_free() {
         }
     }
     assert!(checked > 1000, "only {checked} commands checked");
-    assert!(free.is_empty(), "{} of {checked} are FREE:\n{}", free.len(), free.join("\n"));
+    assert!(
+        free.is_empty(),
+        "{} of {checked} are FREE:\n{}",
+        free.len(),
+        free.join("\n")
+    );
 }
 
 #[test]
@@ -140,11 +167,21 @@ fn a_run_time_word_in_option_position_is_not_free_where_options_matter() {
         "git log $FLAGS",
     ] {
         let decision = evaluate(command, &location);
-        assert_ne!(decision.verdict(), Verdict::Free, "{command}: {}", decision.top.rule);
+        assert_ne!(
+            decision.verdict(),
+            Verdict::Free,
+            "{command}: {}",
+            decision.top.rule
+        );
     }
     // After `--` the same words are operands.
     for command in ["ls -- $DIR", "cat -- \"$f\""] {
         let decision = evaluate(command, &location);
-        assert_eq!(decision.verdict(), Verdict::Free, "{command}: {}", decision.top.rule);
+        assert_eq!(
+            decision.verdict(),
+            Verdict::Free,
+            "{command}: {}",
+            decision.top.rule
+        );
     }
 }

@@ -167,9 +167,31 @@ pub fn explain(command: &str, location: &Location) -> (Decision, Vec<String>) {
 /// `set -o` names that change nothing about which commands run or what
 /// they are given (`keyword` does: it is not here).
 const SHELL_OPTIONS: &[&str] = &[
-    "allexport", "braceexpand", "emacs", "errexit", "errtrace", "functrace", "hashall", "histexpand",
-    "history", "ignoreeof", "interactive-comments", "monitor", "noclobber", "noexec", "noglob",
-    "nolog", "notify", "nounset", "onecmd", "physical", "pipefail", "posix", "verbose", "vi", "xtrace",
+    "allexport",
+    "braceexpand",
+    "emacs",
+    "errexit",
+    "errtrace",
+    "functrace",
+    "hashall",
+    "histexpand",
+    "history",
+    "ignoreeof",
+    "interactive-comments",
+    "monitor",
+    "noclobber",
+    "noexec",
+    "noglob",
+    "nolog",
+    "notify",
+    "nounset",
+    "onecmd",
+    "physical",
+    "pipefail",
+    "posix",
+    "verbose",
+    "vi",
+    "xtrace",
 ];
 
 /// What to do instead of a setting that runs code.
@@ -496,7 +518,10 @@ impl<'a> Run<'a> {
                 self.find(
                     Effect::Network.verdict(),
                     "read.network",
-                    format!("`< {}` reads from a network connection", limits::clip(&file.value, 80)),
+                    format!(
+                        "`< {}` reads from a network connection",
+                        limits::clip(&file.value, 80)
+                    ),
                     Effect::Network.remediation(),
                     &command.text,
                 );
@@ -1054,14 +1079,26 @@ impl<'a> Run<'a> {
     /// over the network (`dig $(cat key).x.example`), or has such a word in
     /// option position for a verb whose options can raise its class: an
     /// option portcullis does not know may run a program or write a file.
-    fn unknown_options(&mut self, classified: &lexicon::Classified, words: &[Word], part: &str, depth: usize) {
+    fn unknown_options(
+        &mut self,
+        classified: &lexicon::Classified,
+        words: &[Word],
+        part: &str,
+        depth: usize,
+    ) {
         if classified.effect.verdict() != Verdict::Free {
             return;
         }
         let command = classified.path.join(" ");
-        if let Some(word) = classified.unknown_options.first().and_then(|&i| words.get(i)) {
+        if let Some(word) = classified
+            .unknown_options
+            .first()
+            .and_then(|&i| words.get(i))
+        {
             let option = limits::clip(&word.value, 60);
-            self.note(depth, || format!("option: {option} is not among {command}'s known options"));
+            self.note(depth, || {
+                format!("option: {option} is not among {command}'s known options")
+            });
             self.find(
                 Verdict::Signed,
                 &format!("{}.unknown-option", classified.rule),
@@ -1086,7 +1123,9 @@ impl<'a> Run<'a> {
             );
         } else if let Some(word) = classified.maybe_options.first().and_then(|&i| words.get(i)) {
             let source = limits::clip(&word.source, 60);
-            self.note(depth, || format!("option: {source} may expand to an option"));
+            self.note(depth, || {
+                format!("option: {source} may expand to an option")
+            });
             self.find(
                 Verdict::Signed,
                 &format!("{}.dynamic-option", classified.rule),
@@ -1100,7 +1139,14 @@ impl<'a> Run<'a> {
     /// The command lines a program's options run (`tar -I CMD`, `man -P
     /// CMD`, `rsync -e CMD`): each judged as a script, so the floor holds
     /// inside them; one only known at run time is a dynamic script.
-    fn option_scripts(&mut self, classified: &lexicon::Classified, words: &[Word], part: &str, depth: usize, cwd: Option<PathBuf>) {
+    fn option_scripts(
+        &mut self,
+        classified: &lexicon::Classified,
+        words: &[Word],
+        part: &str,
+        depth: usize,
+        cwd: Option<PathBuf>,
+    ) {
         for place in &classified.scripts {
             let (word, text) = match place {
                 Written::Arg(i) => match words.get(*i) {
@@ -1117,7 +1163,11 @@ impl<'a> Run<'a> {
                 self.find(
                     Verdict::Signed,
                     "parse.dynamic-script",
-                    format!("an option of `{}` runs `{}`, which is only known when the command runs", classified.path.join(" "), limits::clip(&word.source, 80)),
+                    format!(
+                        "an option of `{}` runs `{}`, which is only known when the command runs",
+                        classified.path.join(" "),
+                        limits::clip(&word.source, 80)
+                    ),
                     "Write the command out literally so it can be checked.",
                     part,
                 );
@@ -1146,7 +1196,13 @@ impl<'a> Run<'a> {
                     name.value.as_str(),
                     "HISTFILE" | "HISTSIZE" | "HISTFILESIZE" | "SAVEHIST"
                 ) {
-                    self.setting(&name.value, &Word::literal(""), Scope::Exported, part, depth);
+                    self.setting(
+                        &name.value,
+                        &Word::literal(""),
+                        Scope::Exported,
+                        part,
+                        depth,
+                    );
                 }
             }
         }
@@ -1160,7 +1216,11 @@ impl<'a> Run<'a> {
                 || args.iter().any(|w| {
                     w.value.starts_with('-') && !w.value.starts_with("--") && w.value.contains('x')
                 });
-            let scope = if exports { Scope::Exported } else { Scope::Shell };
+            let scope = if exports {
+                Scope::Exported
+            } else {
+                Scope::Shell
+            };
             for word in args.iter().filter(|w| peel::is_assignment(&w.value)) {
                 if let Some((name, value)) = word.value.split_once('=') {
                     let mut value_word = word.clone();
@@ -1176,7 +1236,8 @@ impl<'a> Run<'a> {
         if verb == "set" {
             let mut words = args.iter().map(|w| w.value.as_str()).peekable();
             while let Some(word) = words.next() {
-                let letters = (word.starts_with('-') || word.starts_with('+')) && !word.starts_with("--");
+                let letters =
+                    (word.starts_with('-') || word.starts_with('+')) && !word.starts_with("--");
                 if letters && word.starts_with('-') && word.contains('a') {
                     self.allexport = true;
                 }
@@ -1259,7 +1320,13 @@ impl<'a> Run<'a> {
 
     /// `git -c key=value` and `--config-env key=VAR`: keys whose value is a
     /// command; an alias starting with `!` is a shell script, judged as one.
-    fn git_settings(&mut self, globals: &crate::git::Globals, part: &str, depth: usize, cwd: Option<PathBuf>) {
+    fn git_settings(
+        &mut self,
+        globals: &crate::git::Globals,
+        part: &str,
+        depth: usize,
+        cwd: Option<PathBuf>,
+    ) {
         for setting in &globals.settings {
             let key = setting.key.as_str();
             let alias = key.to_ascii_lowercase().starts_with("alias.");
@@ -1300,7 +1367,13 @@ impl<'a> Run<'a> {
     /// Commands git runs for a subcommand: `rebase --exec CMD` / `-x CMD`,
     /// `bisect run CMD ARGS…`, `submodule foreach CMD`. Each is judged as a
     /// script of its own (the lexicon already makes the call SIGNED).
-    fn git_scripts(&mut self, args: &[Word], globals: &crate::git::Globals, depth: usize, cwd: Option<PathBuf>) {
+    fn git_scripts(
+        &mut self,
+        args: &[Word],
+        globals: &crate::git::Globals,
+        depth: usize,
+        cwd: Option<PathBuf>,
+    ) {
         let Some(i) = globals.sub else {
             return;
         };
