@@ -23,7 +23,7 @@ mod code;
 mod law;
 use crate::law::{Laws, Reach};
 use code::ScriptKind;
-pub use law::{EditKind, evaluate_edit};
+pub use law::{EditKind, evaluate_edit, evaluate_search};
 
 /// The rule families besides the floor and the lexicon, for `portcullis rules`.
 pub const RULE_FAMILIES: &[(&str, &str)] = &[
@@ -461,7 +461,8 @@ impl<'a> Run<'a> {
             self.setting(name, value, &command.text, depth);
         }
         if let Stdin::File(file) = &command.stdin {
-            self.secret_reads("<", std::slice::from_ref(file), &command.text, depth);
+            let file = std::slice::from_ref(file);
+            self.secret_reads("<", file, &command.text, depth, cwd.as_deref());
         }
         self.remember_written(site, cwd.as_deref());
         if command.words.is_empty() {
@@ -611,7 +612,7 @@ impl<'a> Run<'a> {
                     return;
                 }
                 Step::Alone { wrapper, class } if wrapper == "env" => {
-                    self.secret_reads("env", &[], part, depth);
+                    self.secret_reads("env", &[], part, depth, None);
                     self.wrapper_floor(
                         Some(wrapper),
                         floor_class.stricter(class),
@@ -767,7 +768,7 @@ impl<'a> Run<'a> {
             );
         }
         let args = &words[1..];
-        self.secret_reads(verb, args, part, depth);
+        self.secret_reads(verb, args, part, depth, local_cwd.as_deref());
         self.definitions(verb, args, part, depth, local_cwd.clone());
         let local_cwd = if verb == "git" {
             peel::git_cwd(args, location, local_cwd)
@@ -1027,8 +1028,15 @@ impl<'a> Run<'a> {
 
     /// Secrets read into the model's context: files of credentials named as
     /// operands, `kubectl get secrets`, and dumps of the whole environment.
-    fn secret_reads(&mut self, verb: &str, args: &[Word], part: &str, depth: usize) {
-        let found = crate::secrets::secret_read(verb, args);
+    fn secret_reads(
+        &mut self,
+        verb: &str,
+        args: &[Word],
+        part: &str,
+        depth: usize,
+        cwd: Option<&std::path::Path>,
+    ) {
+        let found = crate::secrets::secret_read(verb, args, self.location, cwd);
         if let Some(why) = found {
             self.note(depth, || format!("secrets: {why}"));
             self.find(

@@ -10,6 +10,7 @@ use super::spot::{Reach, Spot};
 use super::{Hit, Law, gitignore, policy, trust_hit};
 use crate::rules::PROTECTED_RULES;
 use crate::verdict::Verdict;
+use std::path::Path;
 
 const TRUST_NOTE: &str = ".veritas-kanban/workspace-trust.json";
 
@@ -49,6 +50,7 @@ fn builtin_patterns(in_repository: bool) -> &'static [Compiled] {
                 paths: rule
                     .paths
                     .iter()
+                    .filter(|p| !p.starts_with(HOME_PREFIX))
                     .map(|p| {
                         let pattern = rule_pattern(p, in_repository);
                         let quick = pattern.quick();
@@ -59,6 +61,72 @@ fn builtin_patterns(in_repository: bool) -> &'static [Compiled] {
             })
             .collect()
     })
+}
+
+/// How a built-in rule's path names a place in the home folder
+/// (`~/.bashrc`): it is anchored there, never at a repository's root.
+pub const HOME_PREFIX: &str = "~/";
+
+/// Folders that hold a home folder besides the request's own (another
+/// user's home is written by the same commands).
+const OTHER_HOMES: &[&str] = &["/root", "/home/*", "/Users/*"];
+
+/// One home-relative rule path anchored at each home folder.
+fn home_anchored(path: &str, home: Option<&Path>) -> Vec<Pattern> {
+    let rest = &path[HOME_PREFIX.len()..];
+    let mut anchors: Vec<String> = OTHER_HOMES.iter().map(|h| (*h).to_string()).collect();
+    if let Some(home) = home {
+        let home = home.to_string_lossy();
+        anchors.push(home.trim_end_matches('/').to_string());
+    }
+    anchors
+        .iter()
+        .map(|anchor| {
+            let mut pattern = Pattern::glob(anchor);
+            pattern.push_literal("/");
+            pattern.push_glob(rest);
+            pattern
+        })
+        .collect()
+}
+
+/// The built-in rules' findings for a write target in a home folder
+/// (`~/.bashrc`, `~/.config/systemd/user/x.service`): rule paths written
+/// `~/…` in `rules/law.json`, matched against the spot's absolute forms.
+/// A target only run time knows gets one signed finding instead.
+pub fn home_hits(spot: &Spot, home: Option<&Path>) -> Vec<Hit> {
+    let mut hits = Vec::new();
+    for rule in PROTECTED_RULES.iter() {
+        let Some(verdict) = rule.verdict else { continue };
+        let hit = rule
+            .paths
+            .iter()
+            .filter(|p| p.starts_with(HOME_PREFIX))
+            .flat_map(|p| home_anchored(p, home))
+            .any(|anchored| {
+                spot.forms()
+                    .any(|form| covers(&anchored, form, spot.reach, false))
+            });
+        if hit {
+            add(
+                &mut hits,
+                spot,
+                verdict,
+                rule.id,
+                rule.what,
+                rule.source,
+                rule.remediation,
+            );
+        }
+    }
+    if spot.unresolved && !hits.is_empty() {
+        let could_be: Vec<&str> = hits.iter().map(|h| h.rule.as_str()).collect();
+        return vec![unresolved_hit(
+            spot,
+            &format!("a protected path ({})", could_be.join(", ")),
+        )];
+    }
+    hits
 }
 
 /// The built-in BLOCKED rule that already covers a root-relative literal
