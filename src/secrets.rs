@@ -98,6 +98,14 @@ const SECRET_COMMANDS: &[&[&str]] = &[
 struct Families {
     /// Every credential family, as `(pattern, quick form)`.
     anywhere: Vec<(Pattern, Option<Quick>)>,
+    /// The families a glob is judged by without listing its folder: those
+    /// under a folder of their own (`**/.aws`, `/etc/shadow`) and hidden
+    /// names (`**/.env`), which bash's `*` never makes up.
+    pinned: Vec<Pattern>,
+    /// The families of keys by name (`**/id_rsa*`, `**/*.pem`): any `*`
+    /// could make one up, so a glob meets them only when its last part
+    /// names a key (`*.pem`, `id_*`) or its folder holds one now.
+    keys: Vec<Pattern>,
     /// Folders of credentials at any depth.
     folders: Vec<Pattern>,
     /// Names excepted.
@@ -121,8 +129,26 @@ fn families() -> &'static Families {
                 (pattern, quick)
             })
             .collect();
+        let is_key = |p: &str| !p.starts_with("**/.");
+        let pinned = HOME_SECRETS
+            .iter()
+            .map(|p| Pattern::glob(&format!("**/{p}")))
+            .chain(
+                SYSTEM_SECRETS
+                    .iter()
+                    .chain(NAMED_SECRETS.iter().filter(|p| !is_key(p)))
+                    .map(|p| Pattern::glob(p)),
+            )
+            .collect();
+        let keys = NAMED_SECRETS
+            .iter()
+            .filter(|p| is_key(p))
+            .map(|p| Pattern::glob(p))
+            .collect();
         Families {
             anywhere,
+            pinned,
+            keys,
             folders: SECRET_FOLDERS.iter().map(|p| Pattern::glob(p)).collect(),
             except: NOT_SECRET.iter().map(|p| Pattern::glob(p)).collect(),
         }
@@ -205,15 +231,39 @@ fn maybe_secret(path: &str) -> bool {
 /// file of credentials. `last` is the glob's last part as written.
 fn glob_is_secret(pattern: &Pattern, last: &str) -> bool {
     let families = families();
-    let hit = families
-        .anywhere
-        .iter()
-        .any(|(family, _)| intersects(family, pattern) || intersects(&family.beneath(), pattern));
+    let meets = |family: &Pattern| {
+        intersects(family, pattern) || intersects(&family.beneath(), pattern)
+    };
+    let lower = last.to_ascii_lowercase();
+    let names_key = lower.starts_with("id_") || KEY_EXTENSIONS.iter().any(|e| lower.ends_with(e));
+    let hit = families.pinned.iter().any(meets) || names_key && families.keys.iter().any(meets);
     let all_excepted = NOT_SECRET.iter().any(|e| {
         e.strip_prefix('*')
             .is_some_and(|suffix| last.ends_with(suffix) && !suffix.contains(['*', '?', '[']))
     });
     hit && !all_excepted
+}
+
+/// Entries of a folder looked at, at most, for what a glob matches now.
+const MAX_LISTED: usize = 1000;
+
+/// Whether a glob whose wildcards are all in its last part matches a file
+/// of credentials in its folder on disk now (`cat *` next to `server.key`).
+/// A folder that does not exist matches nothing.
+fn glob_lists_secret(pattern: &Pattern) -> bool {
+    let prefix = pattern.literal_prefix();
+    let Some((folder, _)) = prefix.rsplit_once('/') else {
+        return false;
+    };
+    let folder = if folder.is_empty() { "/" } else { folder };
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return false;
+    };
+    entries.flatten().take(MAX_LISTED).any(|entry| {
+        let path = entry.path();
+        let path = path.to_string_lossy();
+        pattern.matches(&path) && is_secret(&path)
+    })
 }
 
 /// Whether a path names a folder of credentials itself (`~/.ssh`, not
@@ -298,7 +348,9 @@ fn names_secret(named: &Named) -> bool {
         (Some(path), _) => is_secret(path) || is_secret_folder(path),
         (None, Some(pattern)) => {
             let last = named.raw.rsplit('/').next().unwrap_or(&named.raw);
-            glob_is_secret(pattern, last) || families().folders.iter().any(|f| intersects(f, pattern))
+            glob_is_secret(pattern, last)
+                || families().folders.iter().any(|f| intersects(f, pattern))
+                || glob_lists_secret(pattern)
         }
         (None, None) => false,
     }
@@ -310,7 +362,7 @@ fn names_secret(named: &Named) -> bool {
 const NO_CONTENT: &[&str] = &[
     "ls", "stat", "echo", "printf", "du", "tree", "file", "cd", "mkdir", "test", "[", "[[",
     "touch", "rm", "rmdir", "unlink", "shred", "truncate", "mv", "ln", "chmod", "chown",
-    "chgrp", "realpath", "readlink", "basename", "dirname",
+    "chgrp", "realpath", "readlink", "basename", "dirname", "wc",
 ];
 
 /// Verbs that search or pack every file under a folder they are given.
@@ -331,13 +383,20 @@ fn reads_recursively(verb: &str, args: &[Word]) -> bool {
         return true;
     }
     if verb == "find" {
-        // Names only, unless an action runs a command or writes a file.
-        return args.iter().any(|w| {
-            matches!(
-                w.value.as_str(),
-                "-exec" | "-execdir" | "-ok" | "-okdir" | "-fprint" | "-fprint0" | "-fprintf" | "-fls"
-            )
-        });
+        // Names only, unless an action runs a command that shows content
+        // (`-exec cat {} +`, not `-exec ls -ld {} +`).
+        let mut words = args.iter().map(|w| w.value.as_str());
+        while let Some(word) = words.next() {
+            if matches!(word, "-exec" | "-execdir" | "-ok" | "-okdir")
+                && words.next().is_none_or(|inner| {
+                    let inner = inner.rsplit('/').next().unwrap_or(inner);
+                    !NO_CONTENT.contains(&inner)
+                })
+            {
+                return true;
+            }
+        }
+        return false;
     }
     if verb == "git" {
         return args.iter().any(|w| w.value == "grep")

@@ -119,7 +119,10 @@ pub fn home_hits(spot: &Spot, home: Option<&Path>) -> Vec<Hit> {
             );
         }
     }
-    if spot.unresolved && !hits.is_empty() {
+    // A glob in a home folder is judged like a path only run time knows,
+    // as one outside every repository is.
+    let unresolved = spot.unresolved || spot.forms().any(|form| !form.is_literal());
+    if unresolved && !hits.is_empty() {
         let could_be: Vec<&str> = hits.iter().map(|h| h.rule.as_str()).collect();
         return vec![unresolved_hit(
             spot,
