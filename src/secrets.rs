@@ -301,6 +301,17 @@ fn holds_secrets(root: &Pattern, home: Option<&Path>) -> bool {
     SYSTEM_SECRETS.iter().any(|p| anchored(&Pattern::glob(p)))
 }
 
+/// The pattern of an absolute path (a glob as bash expands it) without a
+/// trailing `/`: `/` is the empty pattern, beneath which is everything.
+fn folder_pattern(path: &str, glob: bool) -> Pattern {
+    let path = path.trim_end_matches('/');
+    if glob {
+        Pattern::shell_glob(path)
+    } else {
+        Pattern::literal(path)
+    }
+}
+
 /// One path a command names, resolved: absolute when it can be known.
 struct Named {
     /// As written.
@@ -320,15 +331,7 @@ fn resolve(word: &Word, location: &Location, cwd: Option<&Path>) -> Vec<Named> {
                 .path
                 .as_ref()
                 .map(|p| without_proc_root(&p.to_string_lossy()).to_string());
-            let pattern = text.as_deref().map(|t| {
-                // `/` is the empty folder pattern: beneath it is everything.
-                let t = t.trim_end_matches('/');
-                if target.glob {
-                    Pattern::shell_glob(t)
-                } else {
-                    Pattern::literal(t)
-                }
-            });
+            let pattern = text.as_deref().map(|t| folder_pattern(t, target.glob));
             Named {
                 raw: target.raw,
                 literal: text.filter(|_| !target.glob),
@@ -637,7 +640,7 @@ pub fn file_read(path: &str) -> Option<String> {
 /// Why a `Grep` over `root` (absolute, a file or a folder), limited to
 /// files named by `glob`, reads secrets, if it does.
 pub fn search_read(root: &str, glob: Option<&str>, home: Option<&Path>) -> Option<String> {
-    let pattern = Pattern::literal(root.trim_end_matches('/'));
+    let pattern = folder_pattern(root, false);
     if is_secret(root) || is_secret_folder(root) || holds_secrets(&pattern, home) {
         return Some(format!("searches {root}, which holds credentials"));
     }
@@ -701,10 +704,10 @@ mod tests {
     fn holders() {
         let home = Some(Path::new("/home/u"));
         for p in ["/", "/home", "/home/u", "/home/u/.config", "/etc", "/proc", "/proc/1", "/home/u/.aws/sso"] {
-            assert!(holds_secrets(&Pattern::literal(p), home), "{p}");
+            assert!(holds_secrets(&folder_pattern(p, false), home), "{p}");
         }
         for p in ["/home/u/proj", "/home/u/proj/src", "/etc/nginx", "/home/u/.cargo/registry", "/tmp"] {
-            assert!(!holds_secrets(&Pattern::literal(p), home), "{p}");
+            assert!(!holds_secrets(&folder_pattern(p, false), home), "{p}");
         }
     }
 
