@@ -645,12 +645,11 @@ pub fn search_read(root: &str, glob: Option<&str>, home: Option<&Path>) -> Optio
         return Some(format!("searches {root}, which holds credentials"));
     }
     if let Some(glob) = glob.filter(|g| !g.is_empty()) {
+        // Judged by the names it lets through: as if the files were
+        // directly under the root, its wildcards skipping hidden names.
         let mut files = Pattern::literal(root.trim_end_matches('/'));
         files.push_literal("/");
-        if !glob.contains('/') {
-            files.push_glob("**/");
-        }
-        files.push_glob(glob);
+        files.append(&Pattern::shell_glob(glob));
         let last = glob.rsplit('/').next().unwrap_or(glob);
         if glob_is_secret(&files, last) {
             return Some(format!(
