@@ -231,9 +231,8 @@ fn maybe_secret(path: &str) -> bool {
 /// file of credentials. `last` is the glob's last part as written.
 fn glob_is_secret(pattern: &Pattern, last: &str) -> bool {
     let families = families();
-    let meets = |family: &Pattern| {
-        intersects(family, pattern) || intersects(&family.beneath(), pattern)
-    };
+    let meets =
+        |family: &Pattern| intersects(family, pattern) || intersects(&family.beneath(), pattern);
     let lower = last.to_ascii_lowercase();
     let names_key = lower.starts_with("id_") || KEY_EXTENSIONS.iter().any(|e| lower.ends_with(e));
     let hit = families.pinned.iter().any(meets) || names_key && families.keys.iter().any(meets);
@@ -445,6 +444,19 @@ pub fn secret_read(
     location: &Location,
     cwd: Option<&Path>,
 ) -> Option<String> {
+    // `$(< file)` is read by the shell itself, whatever the verb.
+    for word in args {
+        for file in shell_reads(&word.value) {
+            for path in resolve(&file, location, cwd) {
+                if names_secret(&path) {
+                    return Some(format!("reads {}, which holds secrets", file.value));
+                }
+            }
+        }
+    }
+    if verb == ASSIGNMENT {
+        return None;
+    }
     let no_content = NO_CONTENT.contains(&verb);
     // `cp`, `install`: the last operand (or `-t DIR`) is written, not read.
     let operands: Vec<&Word> = args.iter().filter(|w| !w.value.starts_with('-')).collect();
@@ -483,10 +495,35 @@ pub fn secret_read(
                 inner
             })
         });
-        let words = read_operands
-            .iter()
-            .map(|w| named(w))
-            .chain(option_values);
+        // A file named by a command's output (`cat $(echo /etc/shadow)`) is
+        // only known when the command runs: it could be any file. A search
+        // verb's first operand is its pattern, and git's are revisions.
+        let searches = matches!(
+            verb,
+            "grep" | "egrep" | "fgrep" | "rg" | "ag" | "ack" | "ugrep"
+        );
+        let skip = usize::from(searches);
+        let declares = matches!(
+            verb,
+            "git" | "export" | "declare" | "typeset" | "local" | "readonly" | "alias"
+        );
+        if !declares
+            && let Some(word) = read_operands.iter().skip(skip).find(|w| {
+                // `<(sort a)` is a pipe the inner command writes (judged
+                // on its own), not a file named by output.
+                w.substitution
+                    && !w.value.starts_with("<(")
+                    && !w.value.starts_with(">(")
+                    && !is_assignment(&w.value)
+                    && !names_known_place(&w.value)
+            })
+        {
+            return Some(format!(
+                "reads {}, a file named only when the command runs, which could hold secrets",
+                crate::limits::clip(&word.value, 80)
+            ));
+        }
+        let words = read_operands.iter().map(|w| named(w)).chain(option_values);
         for word in words {
             for path in resolve(&word, location, cwd) {
                 if names_secret(&path) {
@@ -533,7 +570,89 @@ pub fn secret_read(
         }
         _ => false,
     };
-    dumps_environment.then(|| format!("`{verb}` prints every environment variable, secrets included"))
+    dumps_environment
+        .then(|| format!("`{verb}` prints every environment variable, secrets included"))
+}
+
+/// Whether a word is `NAME=value`.
+fn is_assignment(value: &str) -> bool {
+    value.split_once('=').is_some_and(|(name, _)| {
+        !name.is_empty()
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && !name.starts_with(|c: char| c.is_ascii_digit())
+    })
+}
+
+/// Substitutions whose output is a program's or the project's place, not
+/// a file of the command's choosing.
+#[rustfmt::skip]
+const KNOWN_PLACES: &[&str] = &[
+    "pwd", "git rev-parse --show-toplevel", "git rev-parse --git-dir",
+    "git rev-parse --git-common-dir",
+];
+
+/// Whether every `$( )` in a word prints a known place (`$(pwd)`, `$(which
+/// pytest)`, `$(command -v node)`) and the word has no backticks.
+fn names_known_place(value: &str) -> bool {
+    if value.contains('`') {
+        return false;
+    }
+    let mut rest = value;
+    let mut any = false;
+    while let Some(at) = rest.find("$(") {
+        let inner = &rest[at + 2..];
+        let Some(end) = inner.find(')') else {
+            return false;
+        };
+        let command = inner[..end].trim();
+        let program = ["which ", "command -v ", "type -P ", "type -p "]
+            .iter()
+            .find_map(|p| command.strip_prefix(p))
+            .is_some_and(|name| {
+                let name = name.trim();
+                !name.is_empty()
+                    && name
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || "-_.+".contains(c))
+            });
+        if !(program || KNOWN_PLACES.contains(&command)) {
+            return false;
+        }
+        any = true;
+        rest = &inner[end + 1..];
+    }
+    any
+}
+
+/// The verb [`secret_read`] is given for a variable's value (`x=$(< f)`):
+/// only what the shell itself reads is judged.
+pub const ASSIGNMENT: &str = "=";
+
+/// The files a word reads through `$(< file)` (bash reads the file as the
+/// substitution's output), as words.
+fn shell_reads(value: &str) -> Vec<Word> {
+    let mut files = Vec::new();
+    let mut rest = value;
+    while let Some(at) = rest.find("$(") {
+        rest = &rest[at + 2..];
+        let inner = rest.trim_start();
+        let Some(after) = inner.strip_prefix('<') else {
+            continue;
+        };
+        if after.starts_with(['<', '(']) {
+            continue;
+        }
+        let after = after.trim_start();
+        let end = after.find([')', ' ', '\t', '\n']).unwrap_or(after.len());
+        let file = after[..end].trim_matches(['"', '\'']);
+        if !file.is_empty() {
+            let mut word = Word::literal(file);
+            word.tilde = file.starts_with('~');
+            word.dynamic = file.contains('$');
+            files.push(word);
+        }
+    }
+    files
 }
 
 /// The folder a recursive reader searches that holds credentials, as
@@ -547,8 +666,19 @@ fn recursive_root(
 ) -> Option<String> {
     let searches = matches!(
         verb,
-        "grep" | "egrep" | "fgrep" | "rgrep" | "rg" | "ag" | "ack" | "ack-grep" | "ugrep" | "ug"
-            | "pt" | "sift" | "git"
+        "grep"
+            | "egrep"
+            | "fgrep"
+            | "rgrep"
+            | "rg"
+            | "ag"
+            | "ack"
+            | "ack-grep"
+            | "ugrep"
+            | "ug"
+            | "pt"
+            | "sift"
+            | "git"
     );
     let skip = usize::from(searches);
     let roots: Vec<&Word> = operands.iter().skip(skip).copied().collect();
@@ -566,7 +696,9 @@ fn recursive_root(
                 .is_some_and(|p| holds_secrets(p, location.home.as_deref()));
             // A root only run time knows (`grep -r x $DIR`) may be any
             // folder; `~` in any spelling is one that holds secrets.
-            let at_home = ["~", "$HOME", "${HOME"].iter().any(|h| named.raw.starts_with(h));
+            let at_home = ["~", "$HOME", "${HOME"]
+                .iter()
+                .any(|h| named.raw.starts_with(h));
             if holds || named.pattern.is_none() && at_home {
                 return Some(word.value.clone());
             }
@@ -580,9 +712,33 @@ fn recursive_root(
 fn ps_shows_environment(args: &[Word]) -> bool {
     /// Options of `ps` whose value is the next word.
     const TAKES_VALUE: &[&str] = &[
-        "-C", "-G", "-U", "-g", "-p", "-s", "-t", "-u", "-o", "-O", "-q", "-k", "--sort",
-        "--pid", "--ppid", "--user", "--User", "--group", "--Group", "--tty", "--sid",
-        "--format", "--cols", "--columns", "--rows", "--lines", "--width",
+        "-C",
+        "-G",
+        "-U",
+        "-g",
+        "-p",
+        "-s",
+        "-t",
+        "-u",
+        "-o",
+        "-O",
+        "-q",
+        "-k",
+        "--sort",
+        "--pid",
+        "--ppid",
+        "--user",
+        "--User",
+        "--group",
+        "--Group",
+        "--tty",
+        "--sid",
+        "--format",
+        "--cols",
+        "--columns",
+        "--rows",
+        "--lines",
+        "--width",
     ];
     let mut words = args.iter().map(|w| w.value.as_str());
     while let Some(word) = words.next() {
@@ -702,18 +858,39 @@ mod tests {
     #[test]
     fn holders() {
         let home = Some(Path::new("/home/u"));
-        for p in ["/", "/home", "/home/u", "/home/u/.config", "/etc", "/proc", "/proc/1", "/home/u/.aws/sso"] {
+        for p in [
+            "/",
+            "/home",
+            "/home/u",
+            "/home/u/.config",
+            "/etc",
+            "/proc",
+            "/proc/1",
+            "/home/u/.aws/sso",
+        ] {
             assert!(holds_secrets(&folder_pattern(p, false), home), "{p}");
         }
-        for p in ["/home/u/proj", "/home/u/proj/src", "/etc/nginx", "/home/u/.cargo/registry", "/tmp"] {
+        for p in [
+            "/home/u/proj",
+            "/home/u/proj/src",
+            "/etc/nginx",
+            "/home/u/.cargo/registry",
+            "/tmp",
+        ] {
             assert!(!holds_secrets(&folder_pattern(p, false), home), "{p}");
         }
     }
 
     #[test]
     fn proc_root() {
-        assert_eq!(without_proc_root("/proc/self/root/etc/shadow"), "/etc/shadow");
+        assert_eq!(
+            without_proc_root("/proc/self/root/etc/shadow"),
+            "/etc/shadow"
+        );
         assert_eq!(without_proc_root("/proc/1/root/proc/2/root/x"), "/x");
-        assert_eq!(without_proc_root("/proc/self/environ"), "/proc/self/environ");
+        assert_eq!(
+            without_proc_root("/proc/self/environ"),
+            "/proc/self/environ"
+        );
     }
 }

@@ -672,9 +672,9 @@ pub fn evaluate_search(
         )),
         Some(root) => {
             let real = crate::law::resolve::resolve_links(&root);
-            let found = [&root, &real].iter().find_map(|p| {
-                crate::secrets::search_read(&p.to_string_lossy(), glob, home)
-            });
+            let found = [&root, &real]
+                .iter()
+                .find_map(|p| crate::secrets::search_read(&p.to_string_lossy(), glob, home));
             if let Some(why) = found {
                 findings.push(finding(
                     Verdict::Signed,

@@ -459,6 +459,9 @@ impl<'a> Run<'a> {
         }
         for (name, value) in &command.assignments {
             self.setting(name, value, &command.text, depth);
+            let value = std::slice::from_ref(value);
+            let assignment = crate::secrets::ASSIGNMENT;
+            self.secret_reads(assignment, value, &command.text, depth, cwd.as_deref());
         }
         if let Stdin::File(file) = &command.stdin {
             let file = std::slice::from_ref(file);

@@ -97,7 +97,9 @@ fn home_anchored(path: &str, home: Option<&Path>) -> Vec<Pattern> {
 pub fn home_hits(spot: &Spot, home: Option<&Path>) -> Vec<Hit> {
     let mut hits = Vec::new();
     for rule in PROTECTED_RULES.iter() {
-        let Some(verdict) = rule.verdict else { continue };
+        let Some(verdict) = rule.verdict else {
+            continue;
+        };
         let hit = rule
             .paths
             .iter()
