@@ -348,6 +348,8 @@ fn names_secret(named: &Named) -> bool {
     }
     match (&named.literal, &named.pattern) {
         (Some(path), _) => is_secret(path) || is_secret_folder(path),
+        // A glob too long to match cheaply could name anything.
+        (None, Some(_)) if named.raw.len() > MAX_GLOB => true,
         (None, Some(pattern)) => {
             let last = named.raw.rsplit('/').next().unwrap_or(&named.raw);
             glob_is_secret(pattern, last)
@@ -357,6 +359,10 @@ fn names_secret(named: &Named) -> bool {
         (None, None) => false,
     }
 }
+
+/// A glob or recursive root longer than this is not matched: it is taken
+/// to reach credentials (matching costs its length times each family's).
+const MAX_GLOB: usize = 512;
 
 /// Verbs that show no file's content: names, sizes, existence, or a
 /// change the path law judges as a write.
@@ -689,6 +695,9 @@ fn recursive_root(
         roots
     };
     for word in roots {
+        if word.value.len() > MAX_GLOB {
+            return Some(crate::limits::clip(&word.value, 80).to_string());
+        }
         for named in resolve(word, location, cwd) {
             let holds = named
                 .pattern

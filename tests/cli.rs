@@ -413,16 +413,31 @@ fn read_and_grep_of_credentials_are_asked() {
         ("Read", json!({"file_path": "/proc/self/environ"})),
         ("Read", json!({"file_path": "/home/u/.aws/credentials"})),
         ("Read", json!({"file_path": "/home/u/.ssh/id_ed25519"})),
-        ("Read", json!({"file_path": "/home/u/.claude/.credentials.json"})),
-        ("Read", json!({"file_path": "/home/u/proj/certs/server.key"})),
-        ("Read", json!({"file_path": "/home/u/proj/../.config/gh/hosts.yml"})),
-        ("Read", json!({"file_path": "/proc/self/root/etc/shadow", "offset": 1})),
+        (
+            "Read",
+            json!({"file_path": "/home/u/.claude/.credentials.json"}),
+        ),
+        (
+            "Read",
+            json!({"file_path": "/home/u/proj/certs/server.key"}),
+        ),
+        (
+            "Read",
+            json!({"file_path": "/home/u/proj/../.config/gh/hosts.yml"}),
+        ),
+        (
+            "Read",
+            json!({"file_path": "/proc/self/root/etc/shadow", "offset": 1}),
+        ),
         ("Grep", json!({"pattern": "TOKEN", "path": "/home/u"})),
         ("Grep", json!({"pattern": "TOKEN", "path": "/home/u/"})),
         ("Grep", json!({"pattern": "TOKEN", "path": "~"})),
         ("Grep", json!({"pattern": "x", "path": "/home/u/.ssh"})),
         ("Grep", json!({"pattern": "x", "path": "/home/u/.aws"})),
-        ("Grep", json!({"pattern": "x", "path": "/home/u/.config", "output_mode": "content"})),
+        (
+            "Grep",
+            json!({"pattern": "x", "path": "/home/u/.config", "output_mode": "content"}),
+        ),
         ("Grep", json!({"pattern": "root", "path": "/etc"})),
         ("Grep", json!({"pattern": "x", "path": "/"})),
         ("Grep", json!({"pattern": "x", "path": "/etc/shadow"})),
@@ -435,7 +450,10 @@ fn read_and_grep_of_credentials_are_asked() {
         let got = tool_decision(tool, input.clone());
         let (d, reason) = got.unwrap_or_else(|| panic!("{tool} {input}: no output"));
         assert_eq!(d, "ask", "{tool} {input}: {reason}");
-        assert!(reason.contains("cage.secrets.read"), "{tool} {input}: {reason}");
+        assert!(
+            reason.contains("cage.secrets.read"),
+            "{tool} {input}: {reason}"
+        );
     }
     let host_decides = [
         ("Read", json!({"file_path": "/home/u/proj/src/main.rs"})),
@@ -445,9 +463,15 @@ fn read_and_grep_of_credentials_are_asked() {
         ("Read", json!({"file_path": "/etc/passwd"})),
         ("Grep", json!({"pattern": "TODO"})),
         ("Grep", json!({"pattern": "TODO", "path": "/home/u/proj"})),
-        ("Grep", json!({"pattern": "TODO", "path": "src", "glob": "*.rs"})),
+        (
+            "Grep",
+            json!({"pattern": "TODO", "path": "src", "glob": "*.rs"}),
+        ),
         ("Grep", json!({"pattern": "listen", "path": "/etc/nginx"})),
-        ("Grep", json!({"pattern": "serde", "path": "/home/u/.cargo/registry/src"})),
+        (
+            "Grep",
+            json!({"pattern": "serde", "path": "/home/u/.cargo/registry/src"}),
+        ),
         ("Grep", json!({"pattern": "x", "path": null, "glob": null})),
     ];
     for (tool, input) in host_decides {
@@ -478,11 +502,15 @@ fn edit_tools_may_not_write_start_up_files() {
         "/home/u/proj/.git/config.worktree",
     ] {
         for tool in ["Write", "Edit"] {
-            let input = json!({"file_path": path, "content": "x", "old_string": "a", "new_string": "b"});
-            let (d, reason) = tool_decision(tool, input)
-                .unwrap_or_else(|| panic!("{tool} {path}: no output"));
+            let input =
+                json!({"file_path": path, "content": "x", "old_string": "a", "new_string": "b"});
+            let (d, reason) =
+                tool_decision(tool, input).unwrap_or_else(|| panic!("{tool} {path}: no output"));
             assert_eq!(d, "deny", "{tool} {path}: {reason}");
-            assert!(reason.contains("trust.executable"), "{tool} {path}: {reason}");
+            assert!(
+                reason.contains("trust.executable"),
+                "{tool} {path}: {reason}"
+            );
         }
     }
     for path in [

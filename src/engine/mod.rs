@@ -110,7 +110,7 @@ pub const RULE_FAMILIES: &[(&str, &str)] = &[
     ),
     (
         "trust.executable",
-        "BLOCKED: a write to executable configuration (agent settings and hooks, MCP, tasks, devcontainer, .envrc)",
+        "BLOCKED: a write to executable configuration (agent settings and hooks, MCP, tasks, devcontainer, .envrc, shell start-up files, ~/.claude.json, authorized_keys, user systemd units and autostart, a submodule's git hooks)",
     ),
     (
         "trust.model_influencing",
@@ -128,6 +128,10 @@ pub const RULE_FAMILIES: &[(&str, &str)] = &[
     (
         "edit.allowed",
         "FREE: an edit tool's path the law has no rule against (the hook prints nothing)",
+    ),
+    (
+        "search.allowed",
+        "FREE: a search tool's request (Grep) over no credentials (the hook prints nothing)",
     ),
     ("unknown.verb", "UNKNOWN: the program is not in the lexicon"),
 ];
