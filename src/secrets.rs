@@ -538,12 +538,12 @@ pub fn secret_read(
             }
         }
     }
-    if reads_recursively(verb, args) {
-        if let Some(root) = recursive_root(verb, read_operands, location, cwd) {
-            return Some(format!(
-                "reads every file under {root}, credentials among them"
-            ));
-        }
+    if reads_recursively(verb, args)
+        && let Some(root) = recursive_root(verb, read_operands, location, cwd)
+    {
+        return Some(format!(
+            "reads every file under {root}, credentials among them"
+        ));
     }
     if verb == "ps" && ps_shows_environment(args) {
         return Some("`ps e` prints the environment of every process".to_string());
