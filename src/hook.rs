@@ -82,6 +82,17 @@ pub enum ToolCall {
         /// The path the tool names.
         path: String,
     },
+    /// A search over files' content (Claude Code's `Grep`, OpenCode's
+    /// `grep`): what it prints enters the model's context.
+    Search {
+        /// The tool's name.
+        tool: String,
+        /// The file or folder searched (`None`: the working folder).
+        path: Option<String>,
+        /// The glob limiting which files are searched (`glob`, OpenCode's
+        /// `include`).
+        glob: Option<String>,
+    },
     /// A tool portcullis does not judge.
     Other {
         /// The tool's name.
@@ -143,6 +154,20 @@ pub fn parse_request(input: &[u8], home: Option<PathBuf>) -> Result<Request, Hoo
             location,
         });
     }
+    if matches!(tool, "Grep" | "grep") {
+        let input = input.ok_or_else(|| HookError::Shape("no tool_input".into()))?;
+        return Ok(Request {
+            call: ToolCall::Search {
+                tool: tool.to_string(),
+                path: optional_text(input, "path", tool)?,
+                glob: match optional_text(input, "glob", tool)? {
+                    Some(glob) => Some(glob),
+                    None => optional_text(input, "include", tool)?,
+                },
+            },
+            location,
+        });
+    }
     // PowerShell commands are not bash: they get no output, like other tools.
     let is_shell = matches!(tool, "Bash" | "bash");
     if !is_shell {
@@ -166,6 +191,20 @@ pub fn parse_request(input: &[u8], home: Option<PathBuf>) -> Result<Request, Hoo
         },
         location,
     })
+}
+
+/// A tool input's optional text field: absent, `null` or empty is `None`;
+/// any other value that is not a string is an error (read strictly: a
+/// path that cannot be read must not pass as "the working folder").
+fn optional_text(input: &Value, key: &str, tool: &str) -> Result<Option<String>, HookError> {
+    match input.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(text)) if text.is_empty() => Ok(None),
+        Some(Value::String(text)) => Ok(Some(text.clone())),
+        Some(_) => Err(HookError::Shape(format!(
+            "{tool}: tool_input.{key} is not a string"
+        ))),
+    }
 }
 
 /// Whether a tool writes or reads one file the path law judges.
@@ -233,6 +272,15 @@ pub fn respond(
         ),
         ToolCall::File { kind, path, .. } => (
             crate::engine::evaluate_edit(*kind, path, &request.location, &mut laws),
+            true,
+        ),
+        ToolCall::Search { path, glob, .. } => (
+            crate::engine::evaluate_search(
+                path.as_deref(),
+                glob.as_deref(),
+                &request.location,
+                &mut laws,
+            ),
             true,
         ),
         ToolCall::Other { .. } => return Ok(None),

@@ -1,114 +1,469 @@
-//! Secrets read into the model's context: files of credentials (`.env`,
-//! private SSH keys, `~/.aws/credentials` …) named by a command, and
-//! commands that print them (`env`, `kubectl get secrets`, `ps e`). Takes a
-//! peeled verb and its arguments; returns why the command reads secrets.
-//! Writing those files is the path law's business, not this module's.
+//! Secrets read into the model's context: files of credentials, by family
+//! (private keys, cloud and tool credentials, `/etc/shadow`,
+//! `/proc/*/environ` …), named by a command directly, through `cd`, a glob
+//! or a recursive search over a folder that holds them, and commands that
+//! print them (`env`, `kubectl get secrets`, `ps e`, `gh auth token`).
+//! Takes a peeled verb, its arguments and where it runs; returns why the
+//! command reads secrets. Also judges Claude Code's `Read` and `Grep`
+//! requests. Writing those files is the path law's business, not this
+//! module's.
 
+use crate::law::glob::{Pattern, Quick, intersects};
+use crate::paths::Location;
 use crate::shell::Word;
+use std::path::Path;
+use std::sync::OnceLock;
 
-/// Files that hold credentials, by name or by their place in a folder.
+/// Credential files kept under a home folder, home-relative, in the law's
+/// glob dialect (each also covers everything beneath it). They are found
+/// at any depth too (`/root/.aws`, `/home/*/.ssh/id_rsa`, a copy of a home
+/// folder), and a recursive read of the home folder or a folder above one
+/// of them reads them.
 #[rustfmt::skip]
-const SECRET_FILES: &[&str] = &[
-    ".aws/credentials", ".config/gh/hosts.yml", ".docker/config.json", ".git-credentials",
-    ".kube/config", ".netrc", ".npmrc", ".pgpass", ".pypirc",
+const HOME_SECRETS: &[&str] = &[
+    ".aws", ".azure", ".config/gcloud", ".kube/config", ".docker/config.json",
+    ".netrc", ".npmrc", ".pypirc", ".pgpass", ".cargo/credentials*", ".git-credentials",
+    ".config/git/credentials", ".config/gh/hosts.yml", ".config/hub", ".claude/.credentials.json",
+    ".gem/credentials", ".vault-token", ".terraform.d/credentials.tfrc.json",
+    ".ssh/id_*", ".gnupg/private-keys-v1.d", ".gnupg/secring.gpg",
 ];
 
-/// Folders whose files are mostly credentials: reading them whole (`grep -r`,
-/// `find … -exec cat`, `cp -r`, globs) reads the secrets.
-const SECRET_FOLDERS: &[&str] = &[".aws", ".gnupg", ".ssh"];
+/// System files of credentials (absolute).
+#[rustfmt::skip]
+const SYSTEM_SECRETS: &[&str] = &[
+    "/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/sudoers",
+    "/etc/sudoers.d", "/etc/master.passwd", "/etc/security/opasswd", "/etc/ssh/ssh_host_*_key",
+    "/proc/*/environ", "/proc/*/task/*/environ", "/run/secrets", "/var/run/secrets",
+];
 
-/// Whether a path names a folder of credentials (or everything in one).
-pub fn is_secret_folder(path: &str) -> bool {
-    let trimmed = path
-        .trim_end_matches('/')
-        .trim_end_matches("/*")
-        .trim_end_matches('/');
-    let name = trimmed.rsplit('/').next().unwrap_or(trimmed);
-    SECRET_FOLDERS.contains(&name)
+/// Files of credentials by name, in any folder: `.env` files and private
+/// keys. A bare `id_*` outside `.ssh` counts only for the key types ssh
+/// names (`id_rsa_github` yes, `id_map.rs` no); `key.txt` is not a key
+/// format and stays readable.
+#[rustfmt::skip]
+const NAMED_SECRETS: &[&str] = &[
+    "**/.env", "**/.env.*", "**/id_rsa*", "**/id_dsa*", "**/id_ecdsa*", "**/id_ed25519*",
+    "**/id_xmss*", "**/*.pem", "**/*.key", "**/*.p12", "**/*.pfx", "**/*.ppk",
+];
+
+/// Names that hold no secrets by convention, though a family above names
+/// them: `.env` templates and public keys. A glob is excepted only when
+/// its last part ends with a `*.x` suffix here (`~/.ssh/*.pub`).
+#[rustfmt::skip]
+const NOT_SECRET: &[&str] = &[
+    ".env.dist", ".env.example", ".env.sample", ".env.template", "*.pub",
+];
+
+/// Folders of credentials: naming one to any command that reads content
+/// (`find ~/.ssh -exec cat`, `cp -r ~/.aws x`, `cat ~/.ssh/*`) reads them.
+const SECRET_FOLDERS: &[&str] = &[
+    "**/.aws",
+    "**/.azure",
+    "**/.config/gcloud",
+    "**/.docker",
+    "**/.gnupg",
+    "**/.kube",
+    "**/.ssh",
+];
+
+/// Commands that print credentials: the words a command starts with (its
+/// verb, then its first words that are not options).
+#[rustfmt::skip]
+const SECRET_COMMANDS: &[&[&str]] = &[
+    &["gh", "auth", "token"],
+    &["gcloud", "auth", "print-access-token"],
+    &["gcloud", "auth", "print-identity-token"],
+    &["gcloud", "auth", "application-default", "print-access-token"],
+    &["az", "account", "get-access-token"],
+    &["aws", "configure", "get"],
+    &["aws", "configure", "export-credentials"],
+    &["aws", "ecr", "get-login-password"],
+    &["aws", "sts", "get-session-token"],
+    &["git", "credential", "fill"],
+    &["git", "credential-store", "get"],
+    &["docker-credential-desktop", "get"],
+    &["docker-credential-secretservice", "get"],
+    &["docker-credential-pass", "get"],
+    &["docker-credential-osxkeychain", "get"],
+    &["pass", "show"],
+    &["vault", "read"],
+    &["vault", "kv", "get"],
+    &["op", "read"],
+    &["heroku", "auth:token"],
+    &["npm", "token", "list"],
+];
+
+/// The compiled families: patterns matched at any depth (for a path a
+/// command names) and the `NOT_SECRET` names.
+struct Families {
+    /// Every credential family, as `(pattern, quick form)`.
+    anywhere: Vec<(Pattern, Option<Quick>)>,
+    /// The families a glob is judged by without listing its folder: those
+    /// under a folder of their own (`**/.aws`, `/etc/shadow`) and hidden
+    /// names (`**/.env`), which bash's `*` never makes up.
+    pinned: Vec<Pattern>,
+    /// The families of keys by name (`**/id_rsa*`, `**/*.pem`): any `*`
+    /// could make one up, so a glob meets them only when its last part
+    /// names a key (`*.pem`, `id_*`) or its folder holds one now.
+    keys: Vec<Pattern>,
+    /// Folders of credentials at any depth.
+    folders: Vec<Pattern>,
+    /// Names excepted.
+    except: Vec<Pattern>,
 }
 
-/// `.env` variants that hold no secrets by convention.
-const ENV_TEMPLATES: &[&str] = &[".env.dist", ".env.example", ".env.sample", ".env.template"];
-
-/// Whether a path (as written, globs allowed) names a file of secrets:
-/// `.env` and `.env.*` (not the templates), private SSH keys, and the
-/// credential files of common tools. Reading one puts secrets into the
-/// model's context.
-pub fn is_secret(path: &str) -> bool {
-    // Case-insensitive file systems open `.ENV` as `.env`: every comparison
-    // ignores ASCII case (and allocates nothing: this runs on every operand).
-    let name = path.rsplit('/').next().unwrap_or(path);
-    let starts = |text: &str, prefix: &str| {
-        text.get(..prefix.len())
-            .is_some_and(|head| head.eq_ignore_ascii_case(prefix))
-    };
-    let ends = |text: &str, suffix: &str| {
-        text.len() >= suffix.len()
-            && text
-                .get(text.len() - suffix.len()..)
-                .is_some_and(|tail| tail.eq_ignore_ascii_case(suffix))
-    };
-    // Each needle starts with `.`: only the dots are tried (found by
-    // memchr), as operands can be kilobytes of inline code.
-    let contains = |text: &str, needle: &str| {
-        text.match_indices('.').any(|(at, _)| {
-            text.as_bytes()
-                .get(at..at + needle.len())
-                .is_some_and(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
-        })
-    };
-    let env_file = name.eq_ignore_ascii_case(".env") || starts(name, ".env.");
-    if env_file && !ENV_TEMPLATES.iter().any(|t| name.eq_ignore_ascii_case(t)) {
-        return true;
-    }
-    if starts(name, "id_") && !ends(name, ".pub") && contains(path, ".ssh/") {
-        return true;
-    }
-    if contains(path, ".gnupg/private-keys") {
-        return true;
-    }
-    SECRET_FILES.iter().any(|s| {
-        path.eq_ignore_ascii_case(s)
-            || ends(path, s) && path.as_bytes().get(path.len() - s.len() - 1) == Some(&b'/')
+/// The families, compiled once per process.
+fn families() -> &'static Families {
+    static FAMILIES: OnceLock<Families> = OnceLock::new();
+    FAMILIES.get_or_init(|| {
+        let home = HOME_SECRETS.iter().map(|p| format!("**/{p}"));
+        let rest = SYSTEM_SECRETS
+            .iter()
+            .chain(NAMED_SECRETS)
+            .map(|p| p.to_string());
+        let anywhere = home
+            .chain(rest)
+            .map(|p| {
+                let pattern = Pattern::glob(&p);
+                let quick = pattern.quick();
+                (pattern, quick)
+            })
+            .collect();
+        let is_key = |p: &str| !p.starts_with("**/.");
+        let pinned = HOME_SECRETS
+            .iter()
+            .map(|p| Pattern::glob(&format!("**/{p}")))
+            .chain(
+                SYSTEM_SECRETS
+                    .iter()
+                    .chain(NAMED_SECRETS.iter().filter(|p| !is_key(p)))
+                    .map(|p| Pattern::glob(p)),
+            )
+            .collect();
+        let keys = NAMED_SECRETS
+            .iter()
+            .filter(|p| is_key(p))
+            .map(|p| Pattern::glob(p))
+            .collect();
+        Families {
+            anywhere,
+            pinned,
+            keys,
+            folders: SECRET_FOLDERS.iter().map(|p| Pattern::glob(p)).collect(),
+            except: NOT_SECRET.iter().map(|p| Pattern::glob(p)).collect(),
+        }
     })
 }
 
-/// Why `verb args` reads secrets, if it does.
-pub fn secret_read<'a>(verb: &str, args: &'a [Word]) -> Option<String> {
-    // Listing names is harmless; anything else that names a folder of
-    // credentials reads what is inside.
-    // Looking at names, sizes or existence reads no content; deleting,
-    // moving or creating a file does not print it either (the path law
-    // judges those as writes).
-    let no_content = matches!(
-        verb,
-        "ls" | "stat"
-            | "echo"
-            | "printf"
-            | "du"
-            | "tree"
-            | "file"
-            | "cd"
-            | "mkdir"
-            | "test"
-            | "["
-            | "[["
-            | "touch"
-            | "rm"
-            | "rmdir"
-            | "unlink"
-            | "shred"
-            | "truncate"
-            | "mv"
-            | "ln"
-            | "chmod"
-            | "chown"
-            | "chgrp"
-            | "realpath"
-            | "readlink"
-            | "basename"
-            | "dirname"
-    );
+/// A path through `/proc/PID/root/` (the file system as that process sees
+/// it, the same one here) without that prefix, repeatedly.
+fn without_proc_root(path: &str) -> &str {
+    let mut path = path;
+    while let Some(rest) = path.strip_prefix("/proc/") {
+        let Some((_, after)) = rest.split_once('/') else {
+            break;
+        };
+        match after.strip_prefix("root/") {
+            Some(inner) => path = &path[path.len() - inner.len() - 1..],
+            None => break,
+        }
+    }
+    path
+}
+
+/// Whether a literal path's last part is one of the `NOT_SECRET` names.
+fn excepted(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    families().except.iter().any(|p| p.matches(name))
+}
+
+/// Whether a literal path (absolute, or as written: `~/.ssh/id_rsa`,
+/// `app/.env`) names a file of credentials or something inside one.
+/// Letters are compared ASCII case-insensitively (case-insensitive file
+/// systems open `.ENV` as `.env`).
+pub fn is_secret(path: &str) -> bool {
+    let path = without_proc_root(path);
+    if !maybe_secret(path) {
+        return false;
+    }
+    let hit = families()
+        .anywhere
+        .iter()
+        .any(|(pattern, quick)| match quick {
+            Some(quick) => quick.covers(path),
+            None => pattern.covers_path(path),
+        });
+    hit && !excepted(path)
+}
+
+/// The extensions of `NAMED_SECRETS` (for the first look below).
+const KEY_EXTENSIONS: &[&str] = &[".pem", ".key", ".p12", ".pfx", ".ppk"];
+
+/// A cheap first look: every family needs a part starting with `.` or
+/// `id_`, a key's extension, or a system folder.
+fn maybe_secret(path: &str) -> bool {
+    let bytes = path.as_bytes();
+    let lower_starts = |prefix: &str| {
+        path.get(..prefix.len())
+            .is_some_and(|h| h.eq_ignore_ascii_case(prefix))
+    };
+    lower_starts("/etc/")
+        || lower_starts("/proc/")
+        || lower_starts("/run/")
+        || lower_starts("/var/run/")
+        || bytes.first() == Some(&b'.')
+        || bytes.windows(2).any(|w| w == b"/.")
+        || path.split('/').any(|segment| {
+            let ends = |suffix: &str| {
+                segment.len() >= suffix.len()
+                    && segment
+                        .get(segment.len() - suffix.len()..)
+                        .is_some_and(|t| t.eq_ignore_ascii_case(suffix))
+            };
+            segment
+                .get(..3)
+                .is_some_and(|h| h.eq_ignore_ascii_case("id_"))
+                || KEY_EXTENSIONS.iter().any(|e| ends(e))
+        })
+}
+
+/// Whether a glob pattern (absolute, as bash expands it) could name a
+/// file of credentials. `last` is the glob's last part as written.
+fn glob_is_secret(pattern: &Pattern, last: &str) -> bool {
+    let families = families();
+    let meets =
+        |family: &Pattern| intersects(family, pattern) || intersects(&family.beneath(), pattern);
+    let lower = last.to_ascii_lowercase();
+    let names_key = lower.starts_with("id_") || KEY_EXTENSIONS.iter().any(|e| lower.ends_with(e));
+    let hit = families.pinned.iter().any(meets) || names_key && families.keys.iter().any(meets);
+    let all_excepted = NOT_SECRET.iter().any(|e| {
+        e.strip_prefix('*')
+            .is_some_and(|suffix| last.ends_with(suffix) && !suffix.contains(['*', '?', '[']))
+    });
+    hit && !all_excepted
+}
+
+/// Entries of a folder looked at, at most, for what a glob matches now.
+const MAX_LISTED: usize = 1000;
+
+/// Whether a glob whose wildcards are all in its last part matches a file
+/// of credentials in its folder on disk now (`cat *` next to `server.key`).
+/// A folder that does not exist matches nothing.
+fn glob_lists_secret(pattern: &Pattern) -> bool {
+    let prefix = pattern.literal_prefix();
+    let Some((folder, _)) = prefix.rsplit_once('/') else {
+        return false;
+    };
+    let folder = if folder.is_empty() { "/" } else { folder };
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return false;
+    };
+    entries.flatten().take(MAX_LISTED).any(|entry| {
+        let path = entry.path();
+        let path = path.to_string_lossy();
+        pattern.matches(&path) && is_secret(&path)
+    })
+}
+
+/// Whether a path names a folder of credentials itself (`~/.ssh`, not
+/// `~/.ssh/config`).
+pub fn is_secret_folder(path: &str) -> bool {
+    let trimmed = path.trim_end_matches('/');
+    families()
+        .folders
+        .iter()
+        .any(|folder| folder.matches(trimmed))
+}
+
+/// Whether a folder searched recursively holds credentials: the home
+/// folder or a folder above it, a folder above a credential file of the
+/// home folder (`~/.config`, `~/.cargo`) or of the system (`/etc`,
+/// `/proc`), or anything inside one. `root` is absolute (a glob as bash
+/// expands it).
+fn holds_secrets(root: &Pattern, home: Option<&Path>) -> bool {
+    let below = root.beneath();
+    let anchored = |family: &Pattern| {
+        intersects(family, root) || intersects(family, &below) || {
+            intersects(&family.beneath(), root)
+        }
+    };
+    if let Some(home) = home {
+        let home = home.to_string_lossy();
+        let home = home.trim_end_matches('/');
+        if HOME_SECRETS
+            .iter()
+            .any(|p| anchored(&Pattern::glob(&format!("{home}/{p}"))))
+        {
+            return true;
+        }
+    }
+    SYSTEM_SECRETS.iter().any(|p| anchored(&Pattern::glob(p)))
+}
+
+/// The pattern of an absolute path (a glob as bash expands it) without a
+/// trailing `/`: `/` is the empty pattern, beneath which is everything.
+fn folder_pattern(path: &str, glob: bool) -> Pattern {
+    let path = path.trim_end_matches('/');
+    if glob {
+        Pattern::shell_glob(path)
+    } else {
+        Pattern::literal(path)
+    }
+}
+
+/// One path a command names, resolved: absolute when it can be known.
+struct Named {
+    /// As written.
+    raw: String,
+    /// The absolute pattern (a glob as bash expands it), when known.
+    pattern: Option<Pattern>,
+    /// The absolute path, when it is a plain path.
+    literal: Option<String>,
+}
+
+/// Resolves a word as a path in `cwd` (brace expansions each).
+fn resolve(word: &Word, location: &Location, cwd: Option<&Path>) -> Vec<Named> {
+    crate::floor::targets_of(word, location, cwd)
+        .into_iter()
+        .map(|target| {
+            let text = target
+                .path
+                .as_ref()
+                .map(|p| without_proc_root(&p.to_string_lossy()).to_string());
+            let pattern = text.as_deref().map(|t| folder_pattern(t, target.glob));
+            Named {
+                raw: target.raw,
+                literal: text.filter(|_| !target.glob),
+                pattern,
+            }
+        })
+        .collect()
+}
+
+/// Whether a resolved path names credentials (a file, or a folder of
+/// them).
+fn names_secret(named: &Named) -> bool {
+    if is_secret(&named.raw) || is_secret_folder(&named.raw) {
+        return true;
+    }
+    match (&named.literal, &named.pattern) {
+        (Some(path), _) => is_secret(path) || is_secret_folder(path),
+        // A glob too long to match cheaply could name anything.
+        (None, Some(_)) if named.raw.len() > MAX_GLOB => true,
+        (None, Some(pattern)) => {
+            let last = named.raw.rsplit('/').next().unwrap_or(&named.raw);
+            glob_is_secret(pattern, last)
+                || families().folders.iter().any(|f| intersects(f, pattern))
+                || glob_lists_secret(pattern)
+        }
+        (None, None) => false,
+    }
+}
+
+/// A glob or recursive root longer than this is not matched: it is taken
+/// to reach credentials (matching costs its length times each family's).
+const MAX_GLOB: usize = 512;
+
+/// Verbs that show no file's content: names, sizes, existence, or a
+/// change the path law judges as a write.
+#[rustfmt::skip]
+const NO_CONTENT: &[&str] = &[
+    "ls", "stat", "echo", "printf", "du", "tree", "file", "cd", "mkdir", "test", "[", "[[",
+    "touch", "rm", "rmdir", "unlink", "shred", "truncate", "mv", "ln", "chmod", "chown",
+    "chgrp", "realpath", "readlink", "basename", "dirname", "wc",
+];
+
+/// Verbs that search or pack every file under a folder they are given.
+#[rustfmt::skip]
+const RECURSIVE_READERS: &[&str] = &[
+    "rg", "ag", "ack", "ack-grep", "ugrep", "ug", "pt", "sift", "rgrep", "tar", "bsdtar", "gtar",
+    "zip", "7z", "7za", "7zz", "rar", "pax",
+];
+
+/// Verbs that read every file under a folder when given a recursion flag.
+const RECURSIVE_WITH_FLAG: &[&str] = &[
+    "grep", "egrep", "fgrep", "cp", "rsync", "scp", "diff", "gcp",
+];
+
+/// Whether `verb args` reads whole folders, not just files.
+fn reads_recursively(verb: &str, args: &[Word]) -> bool {
+    if RECURSIVE_READERS.contains(&verb) {
+        return true;
+    }
+    if verb == "find" {
+        // Names only, unless an action runs a command that shows content
+        // (`-exec cat {} +`, not `-exec ls -ld {} +`).
+        let mut words = args.iter().map(|w| w.value.as_str());
+        while let Some(word) = words.next() {
+            if matches!(word, "-exec" | "-execdir" | "-ok" | "-okdir")
+                && words.next().is_none_or(|inner| {
+                    let inner = inner.rsplit('/').next().unwrap_or(inner);
+                    !NO_CONTENT.contains(&inner)
+                })
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+    if verb == "git" {
+        return args.iter().any(|w| w.value == "grep")
+            && args.iter().any(|w| w.value == "--no-index");
+    }
+    if !RECURSIVE_WITH_FLAG.contains(&verb) {
+        return false;
+    }
+    let archive = matches!(verb, "cp" | "gcp" | "rsync");
+    let mut words = args.iter().map(|w| w.value.as_str()).peekable();
+    while let Some(word) = words.next() {
+        if word == "--" {
+            break;
+        }
+        if let Some(long) = word.strip_prefix("--") {
+            let hit = matches!(
+                long,
+                "recursive" | "dereference-recursive" | "directories=recurse"
+            ) || archive && long == "archive";
+            if hit {
+                return true;
+            }
+            if long == "directories" && words.peek() == Some(&"recurse") {
+                return true;
+            }
+        } else if let Some(cluster) = word.strip_prefix('-') {
+            if cluster.contains(['r', 'R']) || archive && cluster.contains('a') {
+                return true;
+            }
+            if cluster.ends_with('d') && words.peek() == Some(&"recurse") {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Why `verb args` reads secrets, if it does. `location` and `cwd` resolve
+/// the paths it names (`cd ~/.aws && cat credentials`).
+pub fn secret_read(
+    verb: &str,
+    args: &[Word],
+    location: &Location,
+    cwd: Option<&Path>,
+) -> Option<String> {
+    // `$(< file)` is read by the shell itself, whatever the verb.
+    for word in args {
+        for file in shell_reads(&word.value) {
+            for path in resolve(&file, location, cwd) {
+                if names_secret(&path) {
+                    return Some(format!("reads {}, which holds secrets", file.value));
+                }
+            }
+        }
+    }
+    if verb == ASSIGNMENT {
+        return None;
+    }
+    let no_content = NO_CONTENT.contains(&verb);
     // `cp`, `install`: the last operand (or `-t DIR`) is written, not read.
     let operands: Vec<&Word> = args.iter().filter(|w| !w.value.starts_with('-')).collect();
     let read_operands: &[&Word] = match verb {
@@ -121,43 +476,94 @@ pub fn secret_read<'a>(verb: &str, args: &'a [Word]) -> Option<String> {
         }
         _ => &operands,
     };
-    // `git show HEAD:.env`, `dd if=.env`: the path after `:` or `if=`.
-    let named = |w: &'a Word| -> &'a str {
-        if let Some(path) = w.value.strip_prefix("if=") {
-            return path;
-        }
-        if verb == "git"
-            && let Some((_, path)) = w.value.split_once(':')
+    if !no_content {
+        // `git show HEAD:.env`, `dd if=.env`, `--file=.env`: the path after
+        // `:`, `if=` or `=`.
+        let named = |w: &Word| -> Word {
+            let mut inner = w.clone();
+            if let Some(path) = w.value.strip_prefix("if=") {
+                inner.value = path.to_string();
+                inner.tilde = path.starts_with('~');
+            } else if verb == "git"
+                && let Some((_, path)) = w.value.split_once(':')
+            {
+                inner.value = path.to_string();
+                inner.tilde = false;
+            }
+            inner
+        };
+        let option_values = args.iter().filter_map(|w| {
+            let (option, value) = w.value.split_once('=')?;
+            (option.starts_with("--") && !value.is_empty()).then(|| {
+                let mut inner = w.clone();
+                inner.value = value.to_string();
+                inner.tilde = value.starts_with('~');
+                inner
+            })
+        });
+        // A file named by a command's output (`cat $(echo /etc/shadow)`) is
+        // only known when the command runs: it could be any file. A search
+        // verb's first operand is its pattern, and git's are revisions.
+        let searches = matches!(
+            verb,
+            "grep" | "egrep" | "fgrep" | "rg" | "ag" | "ack" | "ugrep"
+        );
+        let skip = usize::from(searches);
+        let declares = matches!(
+            verb,
+            "git" | "export" | "declare" | "typeset" | "local" | "readonly" | "alias"
+        );
+        if !declares
+            && let Some(word) = read_operands.iter().skip(skip).find(|w| {
+                // `<(sort a)` is a pipe the inner command writes (judged
+                // on its own), not a file named by output.
+                w.substitution
+                    && !w.value.starts_with("<(")
+                    && !w.value.starts_with(">(")
+                    && !is_assignment(&w.value)
+                    && !names_known_place(&w.value)
+            })
         {
-            return path;
+            return Some(format!(
+                "reads {}, a file named only when the command runs, which could hold secrets",
+                crate::limits::clip(&word.value, 80)
+            ));
         }
-        &w.value
-    };
-    let mut found = if no_content {
-        None
-    } else {
-        read_operands
-            .iter()
-            .map(|w| named(w))
-            .find(|p| is_secret(p) || is_secret_folder(p))
-            .map(|p| format!("reads {p}, which holds secrets"))
-    };
-    // BSD-style `ps e` / `ps auxe` prints every process's environment.
-    if found.is_none()
-        && verb == "ps"
-        && args.first().is_some_and(|w| {
-            w.value.chars().all(|c| c.is_ascii_alphabetic()) && w.value.contains('e')
-        })
-    {
-        found = Some("`ps e` prints the environment of every process".to_string());
+        let words = read_operands.iter().map(|w| named(w)).chain(option_values);
+        for word in words {
+            for path in resolve(&word, location, cwd) {
+                if names_secret(&path) {
+                    return Some(format!("reads {}, which holds secrets", word.value));
+                }
+            }
+        }
     }
-    if found.is_none() && verb == "kubectl" {
+    if reads_recursively(verb, args)
+        && let Some(root) = recursive_root(verb, read_operands, location, cwd)
+    {
+        return Some(format!(
+            "reads every file under {root}, credentials among them"
+        ));
+    }
+    if verb == "ps" && ps_shows_environment(args) {
+        return Some("`ps e` prints the environment of every process".to_string());
+    }
+    if verb == "kubectl" {
         let words: Vec<&str> = args.iter().map(|w| w.value.as_str()).collect();
         if let Some(at) = words.iter().position(|w| *w == "get" || *w == "describe")
             && words[at + 1..].iter().any(|w| w.starts_with("secret"))
         {
-            found = Some("prints Kubernetes secrets".to_string());
+            return Some("prints Kubernetes secrets".to_string());
         }
+        if words.contains(&"config")
+            && words.contains(&"view")
+            && words.iter().any(|w| *w == "--raw" || *w == "--flatten")
+        {
+            return Some("prints the Kubernetes configuration with its credentials".to_string());
+        }
+    }
+    if let Some(command) = secret_command(verb, args) {
+        return Some(format!("`{command}` prints credentials"));
     }
     let only_flags = args.iter().all(|w| w.value.starts_with('-'));
     let dumps_environment = match verb {
@@ -170,12 +576,253 @@ pub fn secret_read<'a>(verb: &str, args: &'a [Word]) -> Option<String> {
         }
         _ => false,
     };
-    if found.is_none() && dumps_environment {
-        found = Some(format!(
-            "`{verb}` prints every environment variable, secrets included"
-        ));
+    dumps_environment
+        .then(|| format!("`{verb}` prints every environment variable, secrets included"))
+}
+
+/// Whether a word is `NAME=value`.
+fn is_assignment(value: &str) -> bool {
+    value.split_once('=').is_some_and(|(name, _)| {
+        !name.is_empty()
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && !name.starts_with(|c: char| c.is_ascii_digit())
+    })
+}
+
+/// Substitutions whose output is a program's or the project's place, not
+/// a file of the command's choosing.
+#[rustfmt::skip]
+const KNOWN_PLACES: &[&str] = &[
+    "pwd", "git rev-parse --show-toplevel", "git rev-parse --git-dir",
+    "git rev-parse --git-common-dir",
+];
+
+/// Whether every `$( )` in a word prints a known place (`$(pwd)`, `$(which
+/// pytest)`, `$(command -v node)`) and the word has no backticks.
+fn names_known_place(value: &str) -> bool {
+    if value.contains('`') {
+        return false;
     }
-    found
+    let mut rest = value;
+    let mut any = false;
+    while let Some(at) = rest.find("$(") {
+        let inner = &rest[at + 2..];
+        let Some(end) = inner.find(')') else {
+            return false;
+        };
+        let command = inner[..end].trim();
+        let program = ["which ", "command -v ", "type -P ", "type -p "]
+            .iter()
+            .find_map(|p| command.strip_prefix(p))
+            .is_some_and(|name| {
+                let name = name.trim();
+                !name.is_empty()
+                    && name
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || "-_.+".contains(c))
+            });
+        if !(program || KNOWN_PLACES.contains(&command)) {
+            return false;
+        }
+        any = true;
+        rest = &inner[end + 1..];
+    }
+    any
+}
+
+/// The verb [`secret_read`] is given for a variable's value (`x=$(< f)`):
+/// only what the shell itself reads is judged.
+pub const ASSIGNMENT: &str = "=";
+
+/// The files a word reads through `$(< file)` (bash reads the file as the
+/// substitution's output), as words.
+fn shell_reads(value: &str) -> Vec<Word> {
+    let mut files = Vec::new();
+    let mut rest = value;
+    while let Some(at) = rest.find("$(") {
+        rest = &rest[at + 2..];
+        let inner = rest.trim_start();
+        let Some(after) = inner.strip_prefix('<') else {
+            continue;
+        };
+        if after.starts_with(['<', '(']) {
+            continue;
+        }
+        let after = after.trim_start();
+        let end = after.find([')', ' ', '\t', '\n']).unwrap_or(after.len());
+        let file = after[..end].trim_matches(['"', '\'']);
+        if !file.is_empty() {
+            let mut word = Word::literal(file);
+            word.tilde = file.starts_with('~');
+            word.dynamic = file.contains('$');
+            files.push(word);
+        }
+    }
+    files
+}
+
+/// The folder a recursive reader searches that holds credentials, as
+/// written, if any. The first operand of a search verb is its pattern
+/// (unless `-e`/`-f` gives it); with no folder, the working folder.
+fn recursive_root(
+    verb: &str,
+    operands: &[&Word],
+    location: &Location,
+    cwd: Option<&Path>,
+) -> Option<String> {
+    let searches = matches!(
+        verb,
+        "grep"
+            | "egrep"
+            | "fgrep"
+            | "rgrep"
+            | "rg"
+            | "ag"
+            | "ack"
+            | "ack-grep"
+            | "ugrep"
+            | "ug"
+            | "pt"
+            | "sift"
+            | "git"
+    );
+    let skip = usize::from(searches);
+    let roots: Vec<&Word> = operands.iter().skip(skip).copied().collect();
+    let here = Word::literal(".");
+    let roots = if roots.is_empty() && searches {
+        vec![&here]
+    } else {
+        roots
+    };
+    for word in roots {
+        if word.value.len() > MAX_GLOB {
+            return Some(crate::limits::clip(&word.value, 80).to_string());
+        }
+        for named in resolve(word, location, cwd) {
+            let holds = named
+                .pattern
+                .as_ref()
+                .is_some_and(|p| holds_secrets(p, location.home.as_deref()));
+            // A root only run time knows (`grep -r x $DIR`) may be any
+            // folder; `~` in any spelling is one that holds secrets.
+            let at_home = ["~", "$HOME", "${HOME"]
+                .iter()
+                .any(|h| named.raw.starts_with(h));
+            if holds || named.pattern.is_none() && at_home {
+                return Some(word.value.clone());
+            }
+        }
+    }
+    None
+}
+
+/// Whether `ps` is asked for every process's environment: BSD `e` (`ps
+/// eww`, `ps auxe`, `ps aux e`) or `-E`.
+fn ps_shows_environment(args: &[Word]) -> bool {
+    /// Options of `ps` whose value is the next word.
+    const TAKES_VALUE: &[&str] = &[
+        "-C",
+        "-G",
+        "-U",
+        "-g",
+        "-p",
+        "-s",
+        "-t",
+        "-u",
+        "-o",
+        "-O",
+        "-q",
+        "-k",
+        "--sort",
+        "--pid",
+        "--ppid",
+        "--user",
+        "--User",
+        "--group",
+        "--Group",
+        "--tty",
+        "--sid",
+        "--format",
+        "--cols",
+        "--columns",
+        "--rows",
+        "--lines",
+        "--width",
+    ];
+    let mut words = args.iter().map(|w| w.value.as_str());
+    while let Some(word) = words.next() {
+        if TAKES_VALUE.contains(&word) {
+            words.next();
+            continue;
+        }
+        if let Some(cluster) = word.strip_prefix('-') {
+            if !cluster.starts_with('-') && cluster.contains('E') {
+                return true;
+            }
+            continue;
+        }
+        if word.chars().all(|c| c.is_ascii_alphabetic()) && word.contains('e') {
+            return true;
+        }
+    }
+    false
+}
+
+/// The command of `SECRET_COMMANDS` that `verb args` is, if any (also
+/// `gh auth status --show-token`).
+fn secret_command(verb: &str, args: &[Word]) -> Option<String> {
+    let words: Vec<&str> = args
+        .iter()
+        .map(|w| w.value.as_str())
+        .filter(|w| !w.starts_with('-'))
+        .collect();
+    if verb == "gh"
+        && words.starts_with(&["auth", "status"])
+        && args
+            .iter()
+            .any(|w| w.value == "-t" || w.value == "--show-token")
+    {
+        return Some("gh auth status --show-token".to_string());
+    }
+    SECRET_COMMANDS
+        .iter()
+        .find(|command| {
+            command.first() == Some(&verb)
+                && command.len() - 1 <= words.len()
+                && command[1..].iter().zip(&words).all(|(a, b)| a == b)
+        })
+        .map(|command| command.join(" "))
+}
+
+/// Why a `Read` of `path` (absolute when the request's folder is known)
+/// reads secrets, if it does; links on disk are followed.
+pub fn file_read(path: &str) -> Option<String> {
+    let real = crate::law::resolve::resolve_links(Path::new(path));
+    let real = real.to_string_lossy();
+    (is_secret(path) || is_secret(&real)).then(|| format!("reads {path}, which holds secrets"))
+}
+
+/// Why a `Grep` over `root` (absolute, a file or a folder), limited to
+/// files named by `glob`, reads secrets, if it does.
+pub fn search_read(root: &str, glob: Option<&str>, home: Option<&Path>) -> Option<String> {
+    let pattern = folder_pattern(root, false);
+    if is_secret(root) || is_secret_folder(root) || holds_secrets(&pattern, home) {
+        return Some(format!("searches {root}, which holds credentials"));
+    }
+    if let Some(glob) = glob.filter(|g| !g.is_empty()) {
+        // Judged by the names it lets through: as if the files were
+        // directly under the root, its wildcards skipping hidden names.
+        let mut files = Pattern::literal(root.trim_end_matches('/'));
+        files.push_literal("/");
+        files.append(&Pattern::shell_glob(glob));
+        let last = glob.rsplit('/').next().unwrap_or(glob);
+        if glob_is_secret(&files, last) {
+            return Some(format!(
+                "searches files named {glob} under {root}, which hold secrets"
+            ));
+        }
+    }
+    None
 }
 
 #[cfg(test)]
@@ -191,6 +838,13 @@ mod tests {
             "$HOME/.ssh/id_ed25519",
             "/home/*/.aws/credentials",
             "~/.netrc",
+            "/etc/shadow",
+            "/proc/self/environ",
+            "/proc/1/root/etc/shadow",
+            "/home/u/.aws/config",
+            "id_rsa",
+            "server.pem",
+            "/home/u/.cargo/credentials.toml",
         ] {
             assert!(is_secret(p), "{p}");
         }
@@ -200,8 +854,52 @@ mod tests {
             "~/.ssh/config",
             "src/env.rs",
             "environment.yml",
+            "key.txt",
+            "src/id_map.rs",
+            "/etc/passwd",
+            "/proc/self/status",
+            "/home/u/.cargo/registry/src/x.rs",
         ] {
             assert!(!is_secret(p), "{p}");
         }
+    }
+
+    #[test]
+    fn holders() {
+        let home = Some(Path::new("/home/u"));
+        for p in [
+            "/",
+            "/home",
+            "/home/u",
+            "/home/u/.config",
+            "/etc",
+            "/proc",
+            "/proc/1",
+            "/home/u/.aws/sso",
+        ] {
+            assert!(holds_secrets(&folder_pattern(p, false), home), "{p}");
+        }
+        for p in [
+            "/home/u/proj",
+            "/home/u/proj/src",
+            "/etc/nginx",
+            "/home/u/.cargo/registry",
+            "/tmp",
+        ] {
+            assert!(!holds_secrets(&folder_pattern(p, false), home), "{p}");
+        }
+    }
+
+    #[test]
+    fn proc_root() {
+        assert_eq!(
+            without_proc_root("/proc/self/root/etc/shadow"),
+            "/etc/shadow"
+        );
+        assert_eq!(without_proc_root("/proc/1/root/proc/2/root/x"), "/x");
+        assert_eq!(
+            without_proc_root("/proc/self/environ"),
+            "/proc/self/environ"
+        );
     }
 }

@@ -372,3 +372,153 @@ fn rules_verbs_lists_the_lexicon_with_classes() {
         "every row is verb, class, verdict, source"
     );
 }
+
+/// A PreToolUse request for a tool other than Bash, run in /home/u/proj.
+fn tool_request(tool: &str, input: Value) -> Vec<u8> {
+    serde_json::json!({
+        "session_id": "abc123",
+        "transcript_path": "/home/u/.claude/projects/x/t.jsonl",
+        "cwd": "/home/u/proj",
+        "permission_mode": "default",
+        "hook_event_name": "PreToolUse",
+        "tool_name": tool,
+        "tool_input": input,
+        "tool_use_id": "toolu_01ABC"
+    })
+    .to_string()
+    .into_bytes()
+}
+
+/// The permission decision of a tool request, or `None` for no output
+/// (the host decides as usual).
+fn tool_decision(tool: &str, input: Value) -> Option<(String, String)> {
+    let out = run_with_stdin(&["hook"], &tool_request(tool, input));
+    assert!(
+        out.status.success(),
+        "{tool}: exit {:?}, stderr {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    if out.stdout.iter().all(u8::is_ascii_whitespace) {
+        return None;
+    }
+    Some(decision(&out))
+}
+
+#[test]
+fn read_and_grep_of_credentials_are_asked() {
+    use serde_json::json;
+    let asked = [
+        ("Read", json!({"file_path": "/etc/shadow"})),
+        ("Read", json!({"file_path": "/proc/self/environ"})),
+        ("Read", json!({"file_path": "/home/u/.aws/credentials"})),
+        ("Read", json!({"file_path": "/home/u/.ssh/id_ed25519"})),
+        (
+            "Read",
+            json!({"file_path": "/home/u/.claude/.credentials.json"}),
+        ),
+        (
+            "Read",
+            json!({"file_path": "/home/u/proj/certs/server.key"}),
+        ),
+        (
+            "Read",
+            json!({"file_path": "/home/u/proj/../.config/gh/hosts.yml"}),
+        ),
+        (
+            "Read",
+            json!({"file_path": "/proc/self/root/etc/shadow", "offset": 1}),
+        ),
+        ("Grep", json!({"pattern": "TOKEN", "path": "/home/u"})),
+        ("Grep", json!({"pattern": "TOKEN", "path": "/home/u/"})),
+        ("Grep", json!({"pattern": "TOKEN", "path": "~"})),
+        ("Grep", json!({"pattern": "x", "path": "/home/u/.ssh"})),
+        ("Grep", json!({"pattern": "x", "path": "/home/u/.aws"})),
+        (
+            "Grep",
+            json!({"pattern": "x", "path": "/home/u/.config", "output_mode": "content"}),
+        ),
+        ("Grep", json!({"pattern": "root", "path": "/etc"})),
+        ("Grep", json!({"pattern": "x", "path": "/"})),
+        ("Grep", json!({"pattern": "x", "path": "/etc/shadow"})),
+        ("Grep", json!({"pattern": "x", "path": ".."})),
+        ("Grep", json!({"pattern": "KEY", "glob": "*.pem"})),
+        ("Grep", json!({"pattern": "KEY", "glob": ".env"})),
+        ("grep", json!({"pattern": "KEY", "path": "/home/u"})),
+    ];
+    for (tool, input) in asked {
+        let got = tool_decision(tool, input.clone());
+        let (d, reason) = got.unwrap_or_else(|| panic!("{tool} {input}: no output"));
+        assert_eq!(d, "ask", "{tool} {input}: {reason}");
+        assert!(
+            reason.contains("cage.secrets.read"),
+            "{tool} {input}: {reason}"
+        );
+    }
+    let host_decides = [
+        ("Read", json!({"file_path": "/home/u/proj/src/main.rs"})),
+        ("Read", json!({"file_path": "/home/u/.ssh/id_ed25519.pub"})),
+        ("Read", json!({"file_path": "/home/u/.bashrc"})),
+        ("Read", json!({"file_path": "/home/u/proj/.env.example"})),
+        ("Read", json!({"file_path": "/etc/passwd"})),
+        ("Grep", json!({"pattern": "TODO"})),
+        ("Grep", json!({"pattern": "TODO", "path": "/home/u/proj"})),
+        (
+            "Grep",
+            json!({"pattern": "TODO", "path": "src", "glob": "*.rs"}),
+        ),
+        ("Grep", json!({"pattern": "listen", "path": "/etc/nginx"})),
+        (
+            "Grep",
+            json!({"pattern": "serde", "path": "/home/u/.cargo/registry/src"}),
+        ),
+        ("Grep", json!({"pattern": "x", "path": null, "glob": null})),
+    ];
+    for (tool, input) in host_decides {
+        assert_eq!(tool_decision(tool, input.clone()), None, "{tool} {input}");
+    }
+    // A path that is not a string is not read as "the working folder".
+    let out = run_with_stdin(
+        &["hook"],
+        &tool_request("Grep", json!({"pattern": "x", "path": 7})),
+    );
+    assert_eq!(out.status.code(), Some(2), "a Grep path of 7 is refused");
+}
+
+#[test]
+fn edit_tools_may_not_write_start_up_files() {
+    use serde_json::json;
+    for path in [
+        "/home/u/.bashrc",
+        "/home/u/.zshrc",
+        "/home/u/.profile",
+        "/home/u/.bash_profile",
+        "/home/u/.claude.json",
+        "/home/u/.ssh/authorized_keys",
+        "/home/u/.config/systemd/user/x.service",
+        "/home/u/.config/autostart/x.desktop",
+        "/home/u/.config/fish/conf.d/x.fish",
+        "/home/u/proj/.git/modules/sub/hooks/pre-commit",
+        "/home/u/proj/.git/config.worktree",
+    ] {
+        for tool in ["Write", "Edit"] {
+            let input =
+                json!({"file_path": path, "content": "x", "old_string": "a", "new_string": "b"});
+            let (d, reason) =
+                tool_decision(tool, input).unwrap_or_else(|| panic!("{tool} {path}: no output"));
+            assert_eq!(d, "deny", "{tool} {path}: {reason}");
+            assert!(
+                reason.contains("trust.executable"),
+                "{tool} {path}: {reason}"
+            );
+        }
+    }
+    for path in [
+        "/home/u/proj/bashrc-example",
+        "/home/u/proj/docs/.profile.md",
+        "/home/u/proj/.bashrc",
+    ] {
+        let input = json!({"file_path": path, "content": "x"});
+        assert_eq!(tool_decision("Write", input), None, "Write {path}");
+    }
+}

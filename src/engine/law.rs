@@ -72,7 +72,12 @@ impl Run<'_> {
             self.laws.remember(key, Vec::new());
             return;
         };
-        let hits = self.laws.judge(&spot);
+        let mut hits = self.laws.judge(&spot);
+        for hit in law::home_hits(&spot, home) {
+            if !hits.iter().any(|h| h.rule == hit.rule) {
+                hits.push(hit);
+            }
+        }
         self.laws.remember(key, hits.clone());
         self.note(depth, || {
             let resolved = match (&target.path, &spot.real) {
@@ -542,9 +547,9 @@ pub fn evaluate_edit(kind: EditKind, path: &str, location: &Location, laws: &mut
         EditKind::Read => {
             let name = absolute
                 .as_deref()
-                .map(|p| p.to_string_lossy().into_owned())
+                .map(|p| crate::paths::normalise(p).to_string_lossy().into_owned())
                 .unwrap_or_else(|| shown.clone());
-            if crate::secrets::is_secret(&name) {
+            if crate::secrets::file_read(&name).is_some() || crate::secrets::is_secret(&shown) {
                 push(
                     &mut findings,
                     Verdict::Signed,
@@ -552,7 +557,7 @@ pub fn evaluate_edit(kind: EditKind, path: &str, location: &Location, laws: &mut
                     format!(
                         "reads {shown}, which holds secrets; they would enter the model's context"
                     ),
-                    "Ask the person for the one value you need, or read a template such as .env.example.",
+                    SECRETS_REMEDIATION,
                 );
             }
         }
@@ -568,7 +573,13 @@ pub fn evaluate_edit(kind: EditKind, path: &str, location: &Location, laws: &mut
                 return Decision::from_findings(findings, path);
             };
             let spot = Spot::path(&absolute, &shown, Reach::Path, &mut laws.fs);
-            for hit in laws.judge(&spot) {
+            let mut hits = laws.judge(&spot);
+            for hit in law::home_hits(&spot, location.home.as_deref()) {
+                if !hits.iter().any(|h| h.rule == hit.rule) {
+                    hits.push(hit);
+                }
+            }
+            for hit in hits {
                 push(
                     &mut findings,
                     hit.verdict,
@@ -616,6 +627,75 @@ pub fn evaluate_edit(kind: EditKind, path: &str, location: &Location, laws: &mut
         findings.insert(0, finding);
     }
     Decision::from_findings(findings, path)
+}
+
+/// What to do instead of reading secrets.
+const SECRETS_REMEDIATION: &str =
+    "Ask the person for the one value you need, or read a template such as .env.example.";
+
+/// Judges a search tool's request (Claude Code's `Grep`, OpenCode's
+/// `grep`): a search over `path` (a file or a folder; the working folder
+/// when absent), limited to files named by `glob`. A search over files of
+/// credentials, or a folder that holds them (the home folder, `~/.ssh`,
+/// `/etc`), is SIGNED `cage.secrets.read`; anything else is FREE
+/// `search.allowed` (the hook prints nothing: the host decides as usual).
+pub fn evaluate_search(
+    path: Option<&str>,
+    glob: Option<&str>,
+    location: &Location,
+    laws: &mut Laws,
+) -> Decision {
+    let shown = path.unwrap_or(".").to_string();
+    let home = location.home.as_deref();
+    let absolute = match path {
+        Some(p) if p == "~" || p.starts_with("~/") => {
+            home.map(|h| h.join(p.trim_start_matches('~').trim_start_matches('/')))
+        }
+        Some(p) if Path::new(p).is_absolute() => Some(PathBuf::from(p)),
+        Some(p) => location.cwd.as_ref().map(|cwd| cwd.join(p)),
+        None => location.cwd.clone(),
+    };
+    let finding = |verdict, rule: &str, reason: String, remediation: &str| Finding {
+        verdict,
+        rule: rule.to_string(),
+        reason,
+        remediation: remediation.to_string(),
+        part: shown.clone(),
+    };
+    let mut findings = Vec::new();
+    match absolute.map(|p| crate::paths::normalise(&p)) {
+        None => findings.push(finding(
+            Verdict::Signed,
+            "search.unresolved",
+            format!("searches {shown}, a relative path with no working folder to resolve it"),
+            "Give the search tool an absolute path.",
+        )),
+        Some(root) => {
+            let real = crate::law::resolve::resolve_links(&root);
+            let found = [&root, &real]
+                .iter()
+                .find_map(|p| crate::secrets::search_read(&p.to_string_lossy(), glob, home));
+            if let Some(why) = found {
+                findings.push(finding(
+                    Verdict::Signed,
+                    "cage.secrets.read",
+                    format!("{why}; they would enter the model's context"),
+                    "Search the project's own folders, or ask the person for the one value you need.",
+                ));
+            }
+        }
+    }
+    if findings.is_empty() {
+        findings.push(finding(
+            Verdict::Free,
+            "search.allowed",
+            format!("a search of {shown} reads no credentials"),
+            "",
+        ));
+    }
+    let label = shown.clone();
+    let decision = Decision::from_findings(findings, &label);
+    trusted(decision, laws, &label)
 }
 
 /// The files a unified or git diff writes: `+++` targets, `--- ` sources

@@ -24,7 +24,7 @@ mod code;
 mod law;
 use crate::law::{Laws, Reach};
 use code::ScriptKind;
-pub use law::{EditKind, evaluate_edit};
+pub use law::{EditKind, evaluate_edit, evaluate_search};
 
 /// The rule families besides the floor and the lexicon, for `portcullis rules`.
 pub const RULE_FAMILIES: &[(&str, &str)] = &[
@@ -119,7 +119,7 @@ pub const RULE_FAMILIES: &[(&str, &str)] = &[
     ),
     (
         "trust.executable",
-        "BLOCKED: a write to executable configuration (agent settings and hooks, MCP, tasks, devcontainer, .envrc)",
+        "BLOCKED: a write to executable configuration (agent settings and hooks, MCP, tasks, devcontainer, .envrc, shell start-up files, ~/.claude.json, authorized_keys, user systemd units and autostart, a submodule's git hooks)",
     ),
     (
         "trust.model_influencing",
@@ -137,6 +137,10 @@ pub const RULE_FAMILIES: &[(&str, &str)] = &[
     (
         "edit.allowed",
         "FREE: an edit tool's path the law has no rule against (the hook prints nothing)",
+    ),
+    (
+        "search.allowed",
+        "FREE: a search tool's request (Grep) over no credentials (the hook prints nothing)",
     ),
     ("unknown.verb", "UNKNOWN: the program is not in the lexicon"),
 ];
@@ -511,9 +515,11 @@ impl<'a> Run<'a> {
         };
         for (name, value) in &command.assignments {
             self.setting(name, value, scope, &command.text, depth);
+            let value = std::slice::from_ref(value);
+            let assignment = crate::secrets::ASSIGNMENT;
+            self.secret_reads(assignment, value, &command.text, depth, cwd.as_deref());
         }
         if let Stdin::File(file) = &command.stdin {
-            self.secret_reads("<", std::slice::from_ref(file), &command.text, depth);
             if file.value.starts_with("/dev/tcp/") || file.value.starts_with("/dev/udp/") {
                 self.find(
                     Effect::Network.verdict(),
@@ -526,6 +532,8 @@ impl<'a> Run<'a> {
                     &command.text,
                 );
             }
+            let file = std::slice::from_ref(file);
+            self.secret_reads("<", file, &command.text, depth, cwd.as_deref());
         }
         self.remember_written(site, cwd.as_deref());
         if command.words.is_empty() {
@@ -692,7 +700,7 @@ impl<'a> Run<'a> {
                     return;
                 }
                 Step::Alone { wrapper, class } if wrapper == "env" => {
-                    self.secret_reads("env", &[], part, depth);
+                    self.secret_reads("env", &[], part, depth, None);
                     self.wrapper_floor(
                         Some(wrapper),
                         floor_class.stricter(class),
@@ -869,7 +877,7 @@ impl<'a> Run<'a> {
             );
         }
         let args = &words[1..];
-        self.secret_reads(verb, args, part, depth);
+        self.secret_reads(verb, args, part, depth, local_cwd.as_deref());
         self.definitions(verb, args, part, depth, local_cwd.clone());
         let local_cwd = if verb == "git" {
             peel::git_cwd(args, location, local_cwd)
@@ -1289,8 +1297,15 @@ impl<'a> Run<'a> {
 
     /// Secrets read into the model's context: files of credentials named as
     /// operands, `kubectl get secrets`, and dumps of the whole environment.
-    fn secret_reads(&mut self, verb: &str, args: &[Word], part: &str, depth: usize) {
-        let found = crate::secrets::secret_read(verb, args);
+    fn secret_reads(
+        &mut self,
+        verb: &str,
+        args: &[Word],
+        part: &str,
+        depth: usize,
+        cwd: Option<&std::path::Path>,
+    ) {
+        let found = crate::secrets::secret_read(verb, args, self.location, cwd);
         if let Some(why) = found {
             self.note(depth, || format!("secrets: {why}"));
             self.find(

@@ -10,6 +10,7 @@ use super::spot::{Reach, Spot};
 use super::{Hit, Law, gitignore, policy, trust_hit};
 use crate::rules::PROTECTED_RULES;
 use crate::verdict::Verdict;
+use std::path::Path;
 
 const TRUST_NOTE: &str = ".veritas-kanban/workspace-trust.json";
 
@@ -49,6 +50,7 @@ fn builtin_patterns(in_repository: bool) -> &'static [Compiled] {
                 paths: rule
                     .paths
                     .iter()
+                    .filter(|p| !p.starts_with(HOME_PREFIX))
                     .map(|p| {
                         let pattern = rule_pattern(p, in_repository);
                         let quick = pattern.quick();
@@ -59,6 +61,174 @@ fn builtin_patterns(in_repository: bool) -> &'static [Compiled] {
             })
             .collect()
     })
+}
+
+/// How a built-in rule's path names a place in the home folder
+/// (`~/.bashrc`): it is anchored there, never at a repository's root.
+pub const HOME_PREFIX: &str = "~/";
+
+/// Folders that hold a home folder besides the request's own (another
+/// user's home is written by the same commands).
+const OTHER_HOMES: &[&str] = &["/root", "/home/*", "/Users/*"];
+
+/// A glob longer than this is not matched against every home folder (the
+/// write is judged by its verb; its home-relative part still is).
+const MAX_ANCHORED_GLOB: usize = 256;
+
+/// The built-in rules' home-relative paths (`~/.bashrc` → `.bashrc`),
+/// compiled once: the rule's index in `PROTECTED_RULES` and its pattern.
+fn home_patterns() -> &'static [(usize, Pattern, Option<Quick>)] {
+    static PATTERNS: std::sync::OnceLock<Vec<(usize, Pattern, Option<Quick>)>> =
+        std::sync::OnceLock::new();
+    PATTERNS.get_or_init(|| {
+        PROTECTED_RULES
+            .iter()
+            .enumerate()
+            .flat_map(|(i, rule)| {
+                rule.paths
+                    .iter()
+                    .filter_map(|p| p.strip_prefix(HOME_PREFIX))
+                    .map(move |rest| {
+                        let pattern = Pattern::glob(rest);
+                        let quick = pattern.quick();
+                        (i, pattern, quick)
+                    })
+            })
+            .collect()
+    })
+}
+
+/// The home folders a literal path may lie in: the request's own and
+/// another user's (`/root`, `/home/NAME`, `/Users/NAME`).
+fn home_roots(path: &str, home: Option<&str>) -> Vec<String> {
+    let mut roots: Vec<String> = home
+        .map(|h| h.trim_end_matches('/').to_string())
+        .into_iter()
+        .collect();
+    roots.push("/root".to_string());
+    for base in ["/home/", "/Users/"] {
+        if let Some(rest) = path.strip_prefix(base) {
+            let name = rest.split('/').next().unwrap_or(rest);
+            if !name.is_empty() {
+                roots.push(format!("{base}{name}"));
+            }
+        }
+    }
+    roots
+}
+
+/// The rules (indexes) a literal absolute path written with `reach`
+/// reaches in a home folder.
+fn home_rules_of_path(path: &str, reach: Reach, home: Option<&str>) -> Vec<usize> {
+    let mut found = Vec::new();
+    for root in home_roots(path, home) {
+        // A tree above a home folder reaches all of it.
+        let folder = path.trim_end_matches('/');
+        let above =
+            reach == Reach::Tree && (root == folder || root.starts_with(&format!("{folder}/")));
+        if above {
+            found.extend(home_patterns().iter().map(|(i, _, _)| *i));
+            continue;
+        }
+        let Some(rel) = path.strip_prefix(&format!("{root}/")) else {
+            continue;
+        };
+        for (i, pattern, quick) in home_patterns() {
+            let hit = match quick {
+                Some(quick) => quick.covers(rel) || reach == Reach::Tree && quick.lies_beneath(rel),
+                None => covers(pattern, &Pattern::literal(rel), reach, false),
+            };
+            if hit {
+                found.push(*i);
+            }
+        }
+    }
+    found
+}
+
+/// The rules (indexes) a glob written with `reach` may reach in a home
+/// folder: judged from the home folder when its fixed part lies in one,
+/// else against every home folder (short globs only).
+fn home_rules_of_glob(form: &Pattern, reach: Reach, home: Option<&str>, shown: &str) -> Vec<usize> {
+    let prefix = form.literal_prefix();
+    let mut found = Vec::new();
+    let mut inside = false;
+    for root in home_roots(&prefix, home) {
+        let Some(rel) = form.strip_literal_prefix(&format!("{root}/")) else {
+            continue;
+        };
+        inside = true;
+        if shown.len() > MAX_ANCHORED_GLOB {
+            continue;
+        }
+        for (i, pattern, _) in home_patterns() {
+            if covers(pattern, &rel, reach, false) {
+                found.push(*i);
+            }
+        }
+    }
+    if inside || shown.len() > MAX_ANCHORED_GLOB {
+        return found;
+    }
+    let mut anchors: Vec<&str> = OTHER_HOMES.to_vec();
+    anchors.extend(home);
+    for anchor in anchors {
+        for (i, pattern, _) in home_patterns() {
+            let mut anchored = Pattern::glob(anchor);
+            anchored.push_literal("/");
+            anchored.append(pattern);
+            if covers(&anchored, form, reach, false) {
+                found.push(*i);
+            }
+        }
+    }
+    found
+}
+
+/// The built-in rules' findings for a write target in a home folder
+/// (`~/.bashrc`, `~/.config/systemd/user/x.service`): rule paths written
+/// `~/…` in `rules/law.json`, matched against the spot's absolute forms.
+/// A glob, or a target only run time knows, gets one signed finding
+/// instead.
+pub fn home_hits(spot: &Spot, home: Option<&Path>) -> Vec<Hit> {
+    let home_text = home.map(|h| h.to_string_lossy().into_owned());
+    let home = home_text.as_deref();
+    let mut rules: Vec<usize> = Vec::new();
+    let mut unresolved = spot.unresolved;
+    for form in spot.forms() {
+        if form.is_literal() {
+            rules.extend(home_rules_of_path(&form.literal_prefix(), spot.reach, home));
+        } else {
+            unresolved = true;
+            rules.extend(home_rules_of_glob(form, spot.reach, home, &spot.shown));
+        }
+    }
+    rules.sort_unstable();
+    rules.dedup();
+    let mut hits = Vec::new();
+    for i in rules {
+        let rule = &PROTECTED_RULES[i];
+        let Some(verdict) = rule.verdict else {
+            continue;
+        };
+        add(
+            &mut hits,
+            spot,
+            verdict,
+            rule.id,
+            rule.what,
+            rule.source,
+            rule.remediation,
+        );
+    }
+    if unresolved && !hits.is_empty() {
+        let could_be: Vec<&str> = hits.iter().map(|h| h.rule.as_str()).collect();
+        return vec![unresolved_hit(
+            spot,
+            &format!("a protected path ({})", could_be.join(", ")),
+        )];
+    }
+    hits
 }
 
 /// The built-in BLOCKED rule that already covers a root-relative literal

@@ -33,8 +33,8 @@ pub mod show;
 mod spot;
 
 pub use commands::{frozen_command, reach_of};
+pub use judge::{HOME_PREFIX, builtin_revert_rule, home_hits, problem_rule};
 use judge::{add, covers, judge_form, unresolved_hit};
-pub use judge::{builtin_revert_rule, problem_rule};
 pub use spot::{Reach, Spot};
 
 use crate::verdict::Verdict;
