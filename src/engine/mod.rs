@@ -1357,6 +1357,11 @@ impl<'a> Run<'a> {
         {
             return self.floor(FloorRule::NetRemoteShell, part, depth);
         }
+        if let shell::Stdin::File(from) = &site.command.stdin
+            && feeds::is_network_path(&from.value)
+        {
+            return self.floor(FloorRule::PipeNetworkShell, part, depth);
+        }
         if matches!(
             file.value.as_str(),
             "/dev/stdin" | "/proc/self/fd/0" | "/dev/fd/0" | "-"
