@@ -65,7 +65,8 @@ pub fn check_command(inv: &Invocation) -> Vec<FloorRule> {
             hits.push(FloorRule::SystemPower);
         }
         "gnome-session-quit"
-            if has_long(inv.args, "--power-off", false) || has_long(inv.args, "--reboot", false) =>
+            if has_long(inv.args, "--power-off", false)
+                || has_long(inv.args, "--reboot", false) =>
         {
             hits.push(FloorRule::SystemPower);
         }
@@ -483,7 +484,12 @@ fn guard_removal(inv: &Invocation, word: &Word) -> Option<FloorRule> {
         // name anything, and is left to the other rules.
         let pattern = paths::pattern_of(&w, inv.location, cwd)
             .filter(|p| !p.contains([paths::UNKNOWN, paths::UNKNOWN_SET]))
-            .or_else(|| target.path.as_ref().map(|p| p.to_string_lossy().into_owned()));
+            .or_else(|| {
+                target
+                    .path
+                    .as_ref()
+                    .map(|p| p.to_string_lossy().into_owned())
+            });
         let Some(pattern) = pattern else { continue };
         let pattern = inv
             .links
@@ -736,9 +742,19 @@ fn check_permissions(inv: &Invocation, hits: &mut Vec<FloorRule>) {
 
 /// System folders whose files are each critical (`/etc/shadow`, `/bin/sh`).
 fn is_key_folder(path: &Path) -> bool {
-    ["/etc", "/bin", "/sbin", "/usr/bin", "/usr/sbin", "/lib", "/lib64", "/usr/lib", "/boot"]
-        .iter()
-        .any(|f| path == Path::new(f))
+    [
+        "/etc",
+        "/bin",
+        "/sbin",
+        "/usr/bin",
+        "/usr/sbin",
+        "/lib",
+        "/lib64",
+        "/usr/lib",
+        "/boot",
+    ]
+    .iter()
+    .any(|f| path == Path::new(f))
 }
 
 /// Whether `--reference` is given, and the operands (its value left out).
@@ -764,7 +780,8 @@ fn permission_operands(args: &[Word]) -> (bool, Vec<&Word>) {
             } else if name.len() >= 3 && "from".starts_with(name) && !long.contains('=') {
                 i += 1;
             }
-        } else if v.len() > 1 && v.starts_with('-') && v[1..].chars().all(|c| "RcfvHLP".contains(c)) {
+        } else if v.len() > 1 && v.starts_with('-') && v[1..].chars().all(|c| "RcfvHLP".contains(c))
+        {
             // Options; a mode such as `-w` or `-x` is an operand.
         } else {
             out.push(w);
@@ -822,7 +839,11 @@ fn check_git(inv: &Invocation, hits: &mut Vec<FloorRule>) {
             }
             let (key, value) = setting.split_once('=').unwrap_or((setting, "true"));
             // `--config-env=KEY=ENVVAR`: the value is only known at run time.
-            let value = if w.starts_with("--config-env") { "+" } else { value };
+            let value = if w.starts_with("--config-env") {
+                "+"
+            } else {
+                value
+            };
             forced_by_config |= forces_push(key, value);
         }
         if !w.starts_with('-') {
@@ -1062,7 +1083,7 @@ fn check_kill(inv: &Invocation, hits: &mut Vec<FloorRule>) {
         } else if options && pids.is_empty() && v.len() > 1 && v.starts_with('-') && i == 0 {
             // The first word is the signal (`-9`, `-KILL`, `-1` = SIGHUP).
             signal = v[1..].to_string();
-        } else if options && v.starts_with("-q") || options && v == "--queue" {
+        } else if options && (v.starts_with("-q") || v == "--queue") {
             i += 1;
         } else {
             pids.push(v);
@@ -1104,14 +1125,34 @@ fn check_kill_by_name(inv: &Invocation, hits: &mut Vec<FloorRule>) {
             if !long.contains('=')
                 && matches!(
                     name,
-                    "signal" | "user" | "euid" | "uid" | "group" | "pgroup" | "parent" | "session"
-                        | "terminal" | "pidfile" | "older-than" | "younger-than" | "context" | "ns"
-                        | "nslist" | "older" | "runstates" | "cgroup" | "env"
+                    "signal"
+                        | "user"
+                        | "euid"
+                        | "uid"
+                        | "group"
+                        | "pgroup"
+                        | "parent"
+                        | "session"
+                        | "terminal"
+                        | "pidfile"
+                        | "older-than"
+                        | "younger-than"
+                        | "context"
+                        | "ns"
+                        | "nslist"
+                        | "older"
+                        | "runstates"
+                        | "cgroup"
+                        | "env"
                 )
             {
                 i += 1;
             }
-        } else if i == 0 && v[1..].chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit()) {
+        } else if i == 0
+            && v[1..]
+                .chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
+        {
             // The signal (`-9`, `-HUP`), first.
         } else if let Some(at) = v[1..].find(|c| values.contains(c)) {
             let c = v[1 + at..].chars().next().unwrap_or(' ');
@@ -1122,7 +1163,8 @@ fn check_kill_by_name(inv: &Invocation, hits: &mut Vec<FloorRule>) {
         }
         i += 1;
     }
-    let inverted = inv.verb == "pkill" && (letters.contains(&'v') || has_long(inv.args, "--inverse", false));
+    let inverted =
+        inv.verb == "pkill" && (letters.contains(&'v') || has_long(inv.args, "--inverse", false));
     let everything = patterns.iter().any(|p| matches_every_name(p))
         || by_user && patterns.is_empty()
         || inverted;
@@ -1159,11 +1201,36 @@ const POWER_UNITS: &[&str] = &[
 /// start poweroff.target`, `systemctl -i halt`.
 fn check_systemctl(inv: &Invocation, hits: &mut Vec<FloorRule>) {
     const VALUES: &[&str] = &[
-        "-H", "-M", "-n", "-o", "-p", "-s", "-t", "--boot-loader-entry", "--boot-loader-menu",
-        "--host", "--job-mode", "--kill-whom", "--kill-value", "--lines", "--machine",
-        "--message", "--output", "--preset-mode", "--property", "--reboot-argument", "--root",
-        "--signal", "--state", "--timestamp", "--type", "--what", "--when", "--image",
-        "--drop-in", "--kill-who",
+        "-H",
+        "-M",
+        "-n",
+        "-o",
+        "-p",
+        "-s",
+        "-t",
+        "--boot-loader-entry",
+        "--boot-loader-menu",
+        "--host",
+        "--job-mode",
+        "--kill-whom",
+        "--kill-value",
+        "--lines",
+        "--machine",
+        "--message",
+        "--output",
+        "--preset-mode",
+        "--property",
+        "--reboot-argument",
+        "--root",
+        "--signal",
+        "--state",
+        "--timestamp",
+        "--type",
+        "--what",
+        "--when",
+        "--image",
+        "--drop-in",
+        "--kill-who",
     ];
     let mut words = Vec::new();
     let mut i = 0;
@@ -1187,8 +1254,17 @@ fn check_systemctl(inv: &Invocation, hits: &mut Vec<FloorRule>) {
     );
     let starts = matches!(
         *sub,
-        "start" | "isolate" | "restart" | "try-restart" | "reload-or-restart"
-            | "try-reload-or-restart" | "stop" | "kill" | "reenable" | "enable" | "condrestart"
+        "start"
+            | "isolate"
+            | "restart"
+            | "try-restart"
+            | "reload-or-restart"
+            | "try-reload-or-restart"
+            | "stop"
+            | "kill"
+            | "reenable"
+            | "enable"
+            | "condrestart"
             | "force-reload"
     );
     let power_unit = units.iter().any(|u| {
@@ -1222,11 +1298,25 @@ fn check_loginctl(inv: &Invocation, hits: &mut Vec<FloorRule>) {
 /// `Reboot`, …) or of `StartUnit` on a power target.
 fn calls_power_method(args: &[Word]) -> bool {
     const METHODS: &[&str] = &[
-        "halt", "haltwithflags", "kexec", "kexecwithflags", "poweroff", "poweroffwithflags",
-        "reboot", "rebootwithflags", "schedulesshutdown", "scheduleshutdown", "softreboot",
+        "halt",
+        "haltwithflags",
+        "kexec",
+        "kexecwithflags",
+        "poweroff",
+        "poweroffwithflags",
+        "reboot",
+        "rebootwithflags",
+        "schedulesshutdown",
+        "scheduleshutdown",
+        "softreboot",
         "softrebootwithflags",
     ];
-    const STARTERS: &[&str] = &["startunit", "startunitreplace", "restartunit", "startunitwithflags"];
+    const STARTERS: &[&str] = &[
+        "startunit",
+        "startunitreplace",
+        "restartunit",
+        "startunitwithflags",
+    ];
     let last = |w: &Word| {
         w.value
             .rsplit(['.', ' ', '='])
@@ -1250,16 +1340,19 @@ fn check_netcat(inv: &Invocation, hits: &mut Vec<FloorRule>) {
     let letters = short_letters(inv.args, "ecpswqiIOTxXb");
     let long_exec = options(inv.args).any(|o| {
         let name = o.split('=').next().unwrap_or(o);
-        ["--exec", "--sh-exec", "--lua-exec"].iter().any(|full| {
-            name.len() > 4 && full.starts_with(name)
-        })
+        ["--exec", "--sh-exec", "--lua-exec"]
+            .iter()
+            .any(|full| name.len() > 4 && full.starts_with(name))
     });
     // `-c` is `--sh-exec` in ncat and traditional nc, but "send CRLF" in
     // some others: a command follows it only in the first.
     let c_runs = inv.args.iter().enumerate().any(|(i, w)| {
         w.value == "-c"
             && (inv.verb == "ncat"
-                || inv.args.get(i + 1).is_some_and(|n| n.value.contains(['/', ' '])))
+                || inv
+                    .args
+                    .get(i + 1)
+                    .is_some_and(|n| n.value.contains(['/', ' '])))
     });
     if letters.contains(&'e') || long_exec || c_runs {
         push_once(hits, FloorRule::NetRemoteShell);
@@ -1271,13 +1364,50 @@ fn check_netcat(inv: &Invocation, hits: &mut Vec<FloorRule>) {
 fn check_socat(inv: &Invocation, hits: &mut Vec<FloorRule>) {
     const RUNS: &[&str] = &["exec", "system", "shell"];
     const NETWORK: &[&str] = &[
-        "tcp", "tcp4", "tcp6", "tcp-connect", "tcp4-connect", "tcp6-connect", "udp-connect",
-        "openssl-connect", "tcp-l", "tcp-listen", "tcp4-listen", "tcp6-listen", "udp",
-        "udp4", "udp6", "udp-l", "udp-listen", "udp4-listen", "udp6-listen", "openssl",
-        "openssl-listen", "ssl", "ssl-l", "sctp", "sctp-listen", "sctp-connect", "socks",
-        "socks4", "socks4a", "socks5", "socks5-connect", "socks5-listen", "proxy",
-        "proxy-connect", "vsock", "vsock-connect", "vsock-listen", "dccp", "dccp-connect",
-        "dccp-listen", "udp-sendto", "udp-recvfrom", "udp-recv", "udp-datagram",
+        "tcp",
+        "tcp4",
+        "tcp6",
+        "tcp-connect",
+        "tcp4-connect",
+        "tcp6-connect",
+        "udp-connect",
+        "openssl-connect",
+        "tcp-l",
+        "tcp-listen",
+        "tcp4-listen",
+        "tcp6-listen",
+        "udp",
+        "udp4",
+        "udp6",
+        "udp-l",
+        "udp-listen",
+        "udp4-listen",
+        "udp6-listen",
+        "openssl",
+        "openssl-listen",
+        "ssl",
+        "ssl-l",
+        "sctp",
+        "sctp-listen",
+        "sctp-connect",
+        "socks",
+        "socks4",
+        "socks4a",
+        "socks5",
+        "socks5-connect",
+        "socks5-listen",
+        "proxy",
+        "proxy-connect",
+        "vsock",
+        "vsock-connect",
+        "vsock-listen",
+        "dccp",
+        "dccp-connect",
+        "dccp-listen",
+        "udp-sendto",
+        "udp-recvfrom",
+        "udp-recv",
+        "udp-datagram",
     ];
     let kind = |w: &Word| {
         w.value
@@ -1286,9 +1416,15 @@ fn check_socat(inv: &Invocation, hits: &mut Vec<FloorRule>) {
             .unwrap_or("")
             .to_ascii_lowercase()
     };
-    let addresses: Vec<&Word> = inv.args.iter().filter(|w| !w.value.starts_with('-') || w.value.len() == 1).collect();
+    let addresses: Vec<&Word> = inv
+        .args
+        .iter()
+        .filter(|w| !w.value.starts_with('-') || w.value.len() == 1)
+        .collect();
     let runs = addresses.iter().any(|w| RUNS.contains(&kind(w).as_str()));
-    let network = addresses.iter().any(|w| NETWORK.contains(&kind(w).as_str()));
+    let network = addresses
+        .iter()
+        .any(|w| NETWORK.contains(&kind(w).as_str()));
     if runs && network {
         push_once(hits, FloorRule::NetRemoteShell);
     }
@@ -1337,7 +1473,15 @@ fn check_disk_tools(inv: &Invocation, hits: &mut Vec<FloorRule>) {
         "blkdiscard" | "sg_format" | "sg_sanitize" | "sg_unmap" => true,
         "nvme" => first_operand_in(
             args,
-            &["format", "sanitize", "write-zeroes", "write-uncor", "dsm", "write", "fw-commit"],
+            &[
+                "format",
+                "sanitize",
+                "write-zeroes",
+                "write-uncor",
+                "dsm",
+                "write",
+                "fw-commit",
+            ],
         ),
         "hdparm" => options(args).any(|o| {
             [
@@ -1363,7 +1507,9 @@ fn check_disk_tools(inv: &Invocation, hits: &mut Vec<FloorRule>) {
             }) && names_device(inv)
         }
         "flashrom" => {
-            has_short(args, 'w') || has_short(args, 'E') || has_long(args, "--write", false)
+            has_short(args, 'w')
+                || has_short(args, 'E')
+                || has_long(args, "--write", false)
                 || has_long(args, "--erase", false)
         }
         _ => false,
@@ -1376,8 +1522,11 @@ fn check_disk_tools(inv: &Invocation, hits: &mut Vec<FloorRule>) {
         "sfdisk" => sfdisk_writes(args) && names_device(inv),
         "sgdisk" => sgdisk_writes(args) && names_device(inv),
         "fdisk" | "gdisk" | "cfdisk" | "cgdisk" => {
-            !(has_short(args, 'l') || has_short(args, 'x') || has_short(args, 's')
-                || has_long(args, "--list", false) || has_long(args, "--list-details", false))
+            !(has_short(args, 'l')
+                || has_short(args, 'x')
+                || has_short(args, 's')
+                || has_long(args, "--list", false)
+                || has_long(args, "--list-details", false))
                 && names_device(inv)
         }
         "parted" => parted_writes(args) && names_device(inv),
@@ -1418,13 +1567,28 @@ fn names_device(inv: &Invocation) -> bool {
 /// `sfdisk DEV` writes the table read from stdin; `--delete` deletes;
 /// listing and dry-run options do not write.
 fn sfdisk_writes(args: &[Word]) -> bool {
-    let lists = has_short(args, 'l') || has_short(args, 'd') || has_short(args, 'J')
-        || has_short(args, 's') || has_short(args, 'V') || has_short(args, 'g')
-        || has_short(args, 'F') || has_short(args, 'n')
-        || ["--list", "--dump", "--json", "--show-size", "--verify", "--show-geometry",
-            "--list-free", "--no-act", "--backup-pt-sectors", "--list-types"]
-            .iter()
-            .any(|o| has_long(args, o, false));
+    let lists = has_short(args, 'l')
+        || has_short(args, 'd')
+        || has_short(args, 'J')
+        || has_short(args, 's')
+        || has_short(args, 'V')
+        || has_short(args, 'g')
+        || has_short(args, 'F')
+        || has_short(args, 'n')
+        || [
+            "--list",
+            "--dump",
+            "--json",
+            "--show-size",
+            "--verify",
+            "--show-geometry",
+            "--list-free",
+            "--no-act",
+            "--backup-pt-sectors",
+            "--list-types",
+        ]
+        .iter()
+        .any(|o| has_long(args, o, false));
     let part_query = options(args).any(|o| o.starts_with("--part-")) && operands(args).len() <= 2;
     has_long(args, "--delete", false) || !(lists || part_query)
 }
@@ -1433,21 +1597,54 @@ fn sfdisk_writes(args: &[Word]) -> bool {
 fn sgdisk_writes(args: &[Word]) -> bool {
     const READS: &str = "piLPbOVvh?";
     const READS_LONG: &[&str] = &[
-        "--print", "--info", "--verify", "--list-types", "--pretend", "--backup", "--print-mbr",
-        "--version", "--help",
+        "--print",
+        "--info",
+        "--verify",
+        "--list-types",
+        "--pretend",
+        "--backup",
+        "--print-mbr",
+        "--version",
+        "--help",
     ];
     if has_short(args, 'P') || has_long(args, "--pretend", false) {
         return false;
     }
     options(args).any(|o| match o.strip_prefix("--") {
-        Some(long) => !READS_LONG.contains(&format!("--{}", long.split('=').next().unwrap_or(long)).as_str()),
+        Some(long) => {
+            !READS_LONG.contains(&format!("--{}", long.split('=').next().unwrap_or(long)).as_str())
+        }
         None => o[1..].chars().next().is_some_and(|c| !READS.contains(c)),
     })
 }
 
 /// parted run on a device: writes unless it only lists (`-l`, `print`).
 fn parted_writes(args: &[Word]) -> bool {
-    const READS: &[&str] = &["print", "p", "unit", "help", "version", "align-check", "quit", "s", "b", "kb", "mb", "gb", "kib", "mib", "gib", "%", "free", "all", "min", "opt", "chs", "cyl", "compact"];
+    const READS: &[&str] = &[
+        "print",
+        "p",
+        "unit",
+        "help",
+        "version",
+        "align-check",
+        "quit",
+        "s",
+        "b",
+        "kb",
+        "mb",
+        "gb",
+        "kib",
+        "mib",
+        "gib",
+        "%",
+        "free",
+        "all",
+        "min",
+        "opt",
+        "chs",
+        "cyl",
+        "compact",
+    ];
     if has_short(args, 'l') || has_long(args, "--list", false) {
         return false;
     }
@@ -1488,14 +1685,18 @@ fn check_crontab(inv: &Invocation, hits: &mut Vec<FloorRule>) {
     if from_stdin && let Some((script, command)) = inv.site {
         let empty = match &command.stdin {
             Stdin::File(f) => is_empty_file(&f.value),
-            Stdin::Pipe(range) => script
-                .commands
-                .get(range.clone())
-                .unwrap_or(&[])
-                .iter()
-                .all(prints_nothing)
-                || matches!(feeds::stdin_producer(script, command), Producer::Literal(t) if is_blank_crontab(&t)),
-            _ => matches!(feeds::stdin_producer(script, command), Producer::Literal(t) if is_blank_crontab(&t)),
+            Stdin::Pipe(range) => {
+                script
+                    .commands
+                    .get(range.clone())
+                    .unwrap_or(&[])
+                    .iter()
+                    .all(prints_nothing)
+                    || matches!(feeds::stdin_producer(script, command), Producer::Literal(t) if is_blank_crontab(&t))
+            }
+            _ => {
+                matches!(feeds::stdin_producer(script, command), Producer::Literal(t) if is_blank_crontab(&t))
+            }
         };
         if empty {
             push_once(hits, FloorRule::CronRemove);
@@ -1554,9 +1755,7 @@ fn check_program_from_stdin(inv: &Invocation, hits: &mut Vec<FloorRule>) {
         Producer::Network(_) => push_once(hits, FloorRule::PipeNetworkShell),
         // A crontab edited through a filter (`crontab -l | grep -v x |
         // crontab -`) is an edit, not hidden code.
-        Producer::Opaque(_) if inv.verb != "crontab" => {
-            push_once(hits, FloorRule::PipeOpaqueShell)
-        }
+        Producer::Opaque(_) if inv.verb != "crontab" => push_once(hits, FloorRule::PipeOpaqueShell),
         _ => {}
     }
 }
@@ -1568,28 +1767,42 @@ fn reads_program_from_stdin(verb: &str, args: &[Word]) -> bool {
         args.iter().enumerate().any(|(i, w)| {
             let v = w.value.as_str();
             let next = args.get(i + 1).map(|n| n.value.as_str());
-            shorts.iter().any(|s| v == *s && next.is_some_and(stdin) || v.strip_prefix(s).is_some_and(|r| !r.is_empty() && stdin(r)))
-                || longs.iter().any(|l| v == *l && next.is_some_and(stdin) || v.strip_prefix(l).and_then(|r| r.strip_prefix('=')).is_some_and(stdin))
+            shorts.iter().any(|s| {
+                v == *s && next.is_some_and(stdin)
+                    || v.strip_prefix(s).is_some_and(|r| !r.is_empty() && stdin(r))
+            }) || longs.iter().any(|l| {
+                v == *l && next.is_some_and(stdin)
+                    || v.strip_prefix(l)
+                        .and_then(|r| r.strip_prefix('='))
+                        .is_some_and(stdin)
+            })
         })
     };
     match verb {
         "make" | "gmake" | "bmake" | "remake" => file_option(&["-f"], &["--file", "--makefile"]),
         "awk" | "gawk" | "mawk" | "nawk" | "busybox" => {
-            file_option(&["-f"], &["--file", "--exec", "--include"]) || file_option(&["-E", "-i"], &[])
+            file_option(&["-f"], &["--file", "--exec", "--include"])
+                || file_option(&["-E", "-i"], &[])
         }
         "sed" | "gsed" => file_option(&["-f"], &["--file"]),
-        "at" | "batch" => !(has_short(args, 'f')
-            || has_short(args, 'l')
-            || has_short(args, 'r')
-            || has_short(args, 'd')
-            || has_short(args, 'c')
-            || has_short(args, 'V')),
+        "at" | "batch" => {
+            !(has_short(args, 'f')
+                || has_short(args, 'l')
+                || has_short(args, 'r')
+                || has_short(args, 'd')
+                || has_short(args, 'c')
+                || has_short(args, 'V'))
+        }
         "crontab" => operands(args).last().is_none_or(|w| stdin(&w.value)),
         "gdb" => file_option(&["-x"], &["--command", "-command"]),
         "m4" | "tclsh" | "wish" | "expect" | "guile" | "jshell" | "irb" | "julia" | "gnuplot"
         | "osascript" | "pwsh" | "powershell" | "sqlite3" | "psql" | "mysql" | "mariadb" | "R"
         | "Rscript" | "ed" | "ex" | "dc" => {
-            operands(args).len() <= usize::from(matches!(verb, "sqlite3" | "psql" | "mysql" | "mariadb" | "ed" | "ex"))
+            operands(args).len()
+                <= usize::from(matches!(
+                    verb,
+                    "sqlite3" | "psql" | "mysql" | "mariadb" | "ed" | "ex"
+                ))
                 || operands(args).iter().any(|w| stdin(&w.value))
         }
         _ => false,
@@ -1644,7 +1857,8 @@ pub fn ssh_local_commands(verb: &str, args: &[Word]) -> Vec<String> {
                     let (key, rest) = value
                         .split_once(|ch: char| ch == '=' || ch.is_whitespace())
                         .unwrap_or((value, ""));
-                    let command = rest.trim_start_matches(|ch: char| ch == '=' || ch.is_whitespace());
+                    let command =
+                        rest.trim_start_matches(|ch: char| ch == '=' || ch.is_whitespace());
                     if RUN_LOCALLY.contains(&key.to_ascii_lowercase().as_str())
                         && !command.eq_ignore_ascii_case("none")
                         && !command.is_empty()
@@ -1670,7 +1884,10 @@ fn rsync_remote_shell(args: &[Word]) -> Option<String> {
             return args.get(i + 1).map(|n| n.value.clone());
         }
         v.strip_prefix("--rsh=")
-            .or_else(|| v.strip_prefix("-e").filter(|r| !r.is_empty() && !v.starts_with("--")))
+            .or_else(|| {
+                v.strip_prefix("-e")
+                    .filter(|r| !r.is_empty() && !v.starts_with("--"))
+            })
             .map(str::to_string)
     })
 }
@@ -1727,15 +1944,26 @@ mod tests {
             ssh_local_commands("ssh", &words(&["host", "-oLocalCommand ls"])),
             vec!["ls"]
         );
-        assert!(ssh_local_commands("ssh", &words(&["host", "echo", "-o", "ProxyCommand=x"])).is_empty());
-        assert_eq!(ssh_local_commands("scp", &words(&["-S", "./p", "a", "h:b"])), vec!["./p"]);
+        assert!(
+            ssh_local_commands("ssh", &words(&["host", "echo", "-o", "ProxyCommand=x"])).is_empty()
+        );
+        assert_eq!(
+            ssh_local_commands("scp", &words(&["-S", "./p", "a", "h:b"])),
+            vec!["./p"]
+        );
         assert!(ssh_local_commands("ssh", &words(&["-o", "ProxyCommand=none", "h"])).is_empty());
     }
 
     #[test]
     fn settings_that_truncate_history() {
-        assert_eq!(check_setting("HISTFILESIZE", "0"), Some(FloorRule::HistoryWipe));
-        assert_eq!(check_setting("HISTSIZE", "00"), Some(FloorRule::HistoryWipe));
+        assert_eq!(
+            check_setting("HISTFILESIZE", "0"),
+            Some(FloorRule::HistoryWipe)
+        );
+        assert_eq!(
+            check_setting("HISTSIZE", "00"),
+            Some(FloorRule::HistoryWipe)
+        );
         assert_eq!(check_setting("HISTSIZE", "1000"), None);
         assert_eq!(check_setting("HISTFILESIZE", ""), None);
     }
@@ -1744,7 +1972,10 @@ mod tests {
     fn force_push_settings() {
         assert!(forces_push("remote.origin.mirror", "true"));
         assert!(forces_push("Remote.X.Mirror", "YES"));
-        assert!(forces_push("remote.origin.push", "+refs/heads/*:refs/heads/*"));
+        assert!(forces_push(
+            "remote.origin.push",
+            "+refs/heads/*:refs/heads/*"
+        ));
         assert!(!forces_push("remote.origin.mirror", "false"));
         assert!(!forces_push("remote.origin.url", "+x"));
     }

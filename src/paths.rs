@@ -208,7 +208,13 @@ fn known_expansion(
     user: Option<&str>,
 ) -> Option<(usize, String)> {
     const USER_COMMANDS: &[&str] = &[
-        "$(whoami)", "`whoami`", "$(id -un)", "$(id -nu)", "`id -un`", "$(logname)", "`logname`",
+        "$(whoami)",
+        "`whoami`",
+        "$(id -un)",
+        "$(id -nu)",
+        "`id -un`",
+        "$(logname)",
+        "`logname`",
     ];
     if let Some(spelled) = USER_COMMANDS.iter().find(|c| tail.starts_with(**c)) {
         return Some((spelled.len(), user?.to_string()));
@@ -490,10 +496,12 @@ pub fn pattern_place(pattern: &str, home: Option<&Path>, contents: bool) -> Plac
         if pattern_matches(&parts, &folder_parts) {
             return Place::System;
         }
-        if contents && let Some((_, parent)) = parts.split_last() {
-            if pattern_matches(parent, &folder_parts) && !in_temp_folder(parent) {
-                return Place::System;
-            }
+        if contents
+            && let Some((_, parent)) = parts.split_last()
+            && pattern_matches(parent, &folder_parts)
+            && !in_temp_folder(parent)
+        {
+            return Place::System;
         }
     }
     Place::Ordinary
@@ -570,10 +578,7 @@ pub fn name_matches(pattern: &str, name: &str) -> bool {
             Some(Token::One) => true,
             Some(Token::Char(c)) => *c == name[n],
             Some(Token::Class(ranges, negated)) => {
-                ranges
-                    .iter()
-                    .any(|(lo, hi)| (*lo..=*hi).contains(&name[n]))
-                    != *negated
+                ranges.iter().any(|(lo, hi)| (*lo..=*hi).contains(&name[n])) != *negated
             }
             None => false,
         };
@@ -777,7 +782,13 @@ impl Links {
     }
 
     /// Links named after each target's last name, inside `dir`.
-    fn record_into(&mut self, dir: &Target, targets: &[&Word], relative: bool, location: &Location) {
+    fn record_into(
+        &mut self,
+        dir: &Target,
+        targets: &[&Word],
+        relative: bool,
+        location: &Location,
+    ) {
         let Some(dir) = &dir.path else { return };
         for target in targets {
             let Some(resolved) = location.resolve_in(target, location.cwd.as_deref()).path else {
@@ -817,7 +828,8 @@ impl Links {
                     };
                     opts.split(',').any(|o| o == "bind" || o == "rbind")
                 }
-                || v.starts_with("--options=") && v[10..].split(',').any(|o| o == "bind" || o == "rbind")
+                || v.starts_with("--options=")
+                    && v[10..].split(',').any(|o| o == "bind" || o == "rbind")
         });
         if !bind {
             return;
@@ -826,7 +838,10 @@ impl Links {
         let mut i = 0;
         while i < args.len() {
             let v = args[i].value.as_str();
-            if matches!(v, "-o" | "-t" | "--options" | "--types" | "-L" | "-U" | "-N" | "--namespace") {
+            if matches!(
+                v,
+                "-o" | "-t" | "--options" | "--types" | "-L" | "-U" | "-N" | "--namespace"
+            ) {
                 i += 2;
                 continue;
             }
@@ -936,7 +951,9 @@ mod tests {
             pattern_of(&w, &l, l.cwd.as_deref())
         };
         let place_of_pattern = |raw: &str| {
-            pat(raw).map_or(Place::Ordinary, |p| pattern_place(&p, l.home.as_deref(), true))
+            pat(raw).map_or(Place::Ordinary, |p| {
+                pattern_place(&p, l.home.as_deref(), true)
+            })
         };
         assert_eq!(place_of_pattern("/???"), Place::System);
         assert_eq!(place_of_pattern("/h*"), Place::System);
@@ -965,11 +982,23 @@ mod tests {
 
     #[test]
     fn devices_by_every_name() {
-        for dev in ["/dev/block/8:0", "/dev/mapper/root", "/dev/vg0/lv", "/dev/watchdog",
-            "/proc/self/root/dev/sda", "/dev/disk/by-id/x"] {
+        for dev in [
+            "/dev/block/8:0",
+            "/dev/mapper/root",
+            "/dev/vg0/lv",
+            "/dev/watchdog",
+            "/proc/self/root/dev/sda",
+            "/dev/disk/by-id/x",
+        ] {
             assert_eq!(place(dev, false), Place::Device, "{dev}");
         }
-        for dev in ["/dev/null", "/dev/ttyUSB0", "/dev/shm/x", "/dev/tcp/h/1", "/dev/pts/0"] {
+        for dev in [
+            "/dev/null",
+            "/dev/ttyUSB0",
+            "/dev/shm/x",
+            "/dev/tcp/h/1",
+            "/dev/pts/0",
+        ] {
             assert_ne!(place(dev, false), Place::Device, "{dev}");
         }
     }
@@ -990,10 +1019,19 @@ mod tests {
         let h = Path::new("/home/u/proj/h");
         assert_eq!(links.follow(h, false), None);
         assert_eq!(links.follow(h, true), Some(PathBuf::from("/home/u")));
-        assert_eq!(links.follow(&h.join("x"), false), Some(PathBuf::from("/home/u/x")));
+        assert_eq!(
+            links.follow(&h.join("x"), false),
+            Some(PathBuf::from("/home/u/x"))
+        );
         let mut relative = Links::default();
-        let up: Vec<Word> = ["-s", "../..", "up"].iter().map(|a| Word::literal(a)).collect();
+        let up: Vec<Word> = ["-s", "../..", "up"]
+            .iter()
+            .map(|a| Word::literal(a))
+            .collect();
         relative.record("ln", &up, &l);
-        assert_eq!(relative.follow(Path::new("/home/u/proj/up/x"), false), Some(PathBuf::from("/home/x")));
+        assert_eq!(
+            relative.follow(Path::new("/home/u/proj/up/x"), false),
+            Some(PathBuf::from("/home/x"))
+        );
     }
 }
