@@ -413,11 +413,14 @@ pub fn pattern_of(word: &Word, location: &Location, cwd: Option<&Path>) -> Optio
                 rest = &tail[len..];
             }
             None => {
-                let len = expansion_len(tail);
+                let mut len = expansion_len(tail).min(tail.len());
+                while !tail.is_char_boundary(len) {
+                    len += 1;
+                }
                 // `${X:?}`, `${X?msg}`: the shell stops when X is empty.
-                let guarded = tail.starts_with("${")
-                    && tail[..len].contains('?')
-                    && !tail[..len].contains("##");
+                let spelled = tail.get(..len).unwrap_or(tail);
+                let guarded =
+                    tail.starts_with("${") && spelled.contains('?') && !spelled.contains("##");
                 text.push(if guarded { UNKNOWN_SET } else { UNKNOWN });
                 rest = &tail[len..];
             }
@@ -458,11 +461,14 @@ fn expansion_len(tail: &str) -> usize {
         [b'$', b'{', ..] => close(b'{', b'}', 1),
         [b'$', b'(', ..] => close(b'(', b')', 1),
         [b'$', rest @ ..] => {
-            1 + rest
+            let name = rest
                 .iter()
                 .position(|b| !(b.is_ascii_alphanumeric() || *b == b'_'))
-                .unwrap_or(rest.len())
-                .max(usize::from(!rest.is_empty()))
+                .unwrap_or(rest.len());
+            // `$?`, `$$`, `$1`: one ASCII character; a lone `$` otherwise.
+            let special =
+                usize::from(name == 0 && rest.first().is_some_and(u8::is_ascii_punctuation));
+            1 + name.max(special)
         }
         _ => 1,
     }
