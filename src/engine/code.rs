@@ -601,6 +601,8 @@ impl Run<'_> {
                 verb,
                 args: &args,
                 location: &location,
+                links: &self.links,
+                site: None,
             };
             for rule in floor::check_command(&invocation) {
                 self.floor(rule, part, depth);

