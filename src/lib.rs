@@ -41,6 +41,7 @@ pub mod opencode;
 pub mod paths;
 pub mod peel;
 pub mod programs;
+pub mod recipes;
 pub mod render;
 pub mod replay;
 pub mod rules;
