@@ -835,6 +835,13 @@ impl Run<'_> {
             let written = full
                 .as_ref()
                 .is_some_and(|f| self.written.iter().any(|w| &w.path == f));
+            // Named outside the request's folder (`make -f /tmp/x.mk`,
+            // `make -C ..`): not the project's recipes, present or not.
+            if let (Some(root), Some(f)) = (self.location.cwd.as_deref(), full.as_ref())
+                && !f.starts_with(root)
+            {
+                return RecipeFile::Unjudged(format!("{name} is outside the working folder"));
+            }
             if !written && full.as_ref().is_some_and(|f| !f.exists()) {
                 continue;
             }
