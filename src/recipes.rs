@@ -86,73 +86,24 @@ pub struct MakeArgs {
 }
 
 /// make options that take no value (GNU make 4.4 manual).
+#[rustfmt::skip]
 const MAKE_FLAGS: &[&str] = &[
-    "-b",
-    "-m",
-    "-B",
-    "-d",
-    "-e",
-    "-i",
-    "-k",
-    "-L",
-    "-n",
-    "-p",
-    "-q",
-    "-r",
-    "-R",
-    "-s",
-    "-S",
-    "-t",
-    "-v",
-    "-w",
-    "--always-make",
-    "--check-symlink-times",
-    "--debug",
-    "--dry-run",
-    "--environment-overrides",
-    "--ignore-errors",
-    "--just-print",
-    "--keep-going",
-    "--no-builtin-rules",
-    "--no-builtin-variables",
-    "--no-keep-going",
-    "--no-print-directory",
-    "--no-silent",
-    "--print-data-base",
-    "--print-directory",
-    "--question",
-    "--quiet",
-    "--recon",
-    "--silent",
-    "--stop",
-    "--touch",
-    "--trace",
-    "--version",
-    "--warn-undefined-variables",
-    "-h",
+    "-b", "-m", "-B", "-d", "-e", "-i", "-k", "-L", "-n", "-p", "-q", "-r", "-R", "-s", "-S", "-t",
+    "-v", "-w", "--always-make", "--check-symlink-times", "--debug", "--dry-run",
+    "--environment-overrides", "--ignore-errors", "--just-print", "--keep-going",
+    "--no-builtin-rules", "--no-builtin-variables", "--no-keep-going", "--no-print-directory",
+    "--no-silent", "--print-data-base", "--print-directory", "--question", "--quiet", "--recon",
+    "--silent", "--stop", "--touch", "--trace", "--version", "--warn-undefined-variables", "-h",
     "--help",
 ];
 
 /// make options that take a value, attached or in the next word; the
 /// value changes nothing about which recipes run.
+#[rustfmt::skip]
 const MAKE_VALUE_OPTS: &[&str] = &[
-    "-j",
-    "--jobs",
-    "-l",
-    "--load-average",
-    "--max-load",
-    "-o",
-    "--old-file",
-    "--assume-old",
-    "-W",
-    "--what-if",
-    "--new-file",
-    "--assume-new",
-    "-O",
-    "--output-sync",
-    "--debug",
-    "--jobserver-style",
-    "--shuffle",
+    "-j", "--jobs", "-l", "--load-average", "--max-load", "-o", "--old-file", "--assume-old", "-W",
+    "--what-if", "--new-file", "--assume-new", "-O", "--output-sync", "--debug",
+    "--jobserver-style", "--shuffle",
 ];
 
 /// Reads `make`'s arguments (words as the shell gives them).
@@ -331,48 +282,13 @@ pub struct Makefile {
 }
 
 /// Variables that make's built-in rules use (GNU make 4.4 `make -p`).
+#[rustfmt::skip]
 const BUILTIN_RULE_VARS: &[&str] = &[
-    "AR",
-    "ARFLAGS",
-    "AS",
-    "ASFLAGS",
-    "CC",
-    "CFLAGS",
-    "CO",
-    "COFLAGS",
-    "CPP",
-    "CPPFLAGS",
-    "CTANGLE",
-    "CWEAVE",
-    "CXX",
-    "CXXFLAGS",
-    "FC",
-    "FFLAGS",
-    "GET",
-    "GFLAGS",
-    "LDFLAGS",
-    "LDLIBS",
-    "LEX",
-    "LFLAGS",
-    "LINT",
-    "LINTFLAGS",
-    "LOADLIBES",
-    "M2C",
-    "MAKEINFO",
-    "OUTPUT_OPTION",
-    "PC",
-    "PFLAGS",
-    "RFLAGS",
-    "TANGLE",
-    "TARGET_ARCH",
-    "TEX",
-    "TEXI2DVI",
-    "WEAVE",
-    "YACC",
-    "YFLAGS",
-    "RM",
-    "CO",
-    "SHELL",
+    "AR", "ARFLAGS", "AS", "ASFLAGS", "CC", "CFLAGS", "CO", "COFLAGS", "CPP", "CPPFLAGS",
+    "CTANGLE", "CWEAVE", "CXX", "CXXFLAGS", "FC", "FFLAGS", "GET", "GFLAGS", "LDFLAGS", "LDLIBS",
+    "LEX", "LFLAGS", "LINT", "LINTFLAGS", "LOADLIBES", "M2C", "MAKEINFO", "OUTPUT_OPTION", "PC",
+    "PFLAGS", "RFLAGS", "TANGLE", "TARGET_ARCH", "TEX", "TEXI2DVI", "WEAVE", "YACC", "YFLAGS",
+    "RM", "CO", "SHELL",
 ];
 
 /// The built-in variables' values (GNU make 4.4).
@@ -396,17 +312,15 @@ const BUILTIN_VALUES: &[(&str, &str)] = &[
 /// Built-in rules that build a target with no rule of its own, written
 /// as make writes them (`make -p`): judged when the Makefile changes a
 /// variable they use.
+#[rustfmt::skip]
 const BUILTIN_RULES: &[&str] = &[
     "$(CC) $(CFLAGS) $(CPPFLAGS) $(TARGET_ARCH) -c $(OUTPUT_OPTION) $*.c",
     "$(CXX) $(CXXFLAGS) $(CPPFLAGS) $(TARGET_ARCH) -c $(OUTPUT_OPTION) $*.cc",
     "$(CC) $(LDFLAGS) $(TARGET_ARCH) $*.o $(LOADLIBES) $(LDLIBS) -o $@",
     "$(CC) $(CFLAGS) $(CPPFLAGS) $(LDFLAGS) $(TARGET_ARCH) $*.c $(LOADLIBES) $(LDLIBS) -o $@",
-    "$(AS) $(ASFLAGS) $(TARGET_MACH) $*.s -o $@",
-    "$(CPP) $(CPPFLAGS) $*.S > $*.s",
-    "$(YACC) $(YFLAGS) $*.y",
-    "$(LEX) $(LFLAGS) -t $*.l > $@",
-    "$(FC) $(FFLAGS) $(TARGET_ARCH) -c $(OUTPUT_OPTION) $*.f",
-    "$(AR) $(ARFLAGS) $@ $*.o",
+    "$(AS) $(ASFLAGS) $(TARGET_MACH) $*.s -o $@", "$(CPP) $(CPPFLAGS) $*.S > $*.s",
+    "$(YACC) $(YFLAGS) $*.y", "$(LEX) $(LFLAGS) -t $*.l > $@",
+    "$(FC) $(FFLAGS) $(TARGET_ARCH) -c $(OUTPUT_OPTION) $*.f", "$(AR) $(ARFLAGS) $@ $*.o",
     "$(RM) $@",
 ];
 
@@ -544,6 +458,18 @@ pub fn parse_makefile(
         parse_into(&mut mf, eval, "--eval", overrides, read, 0);
     }
     parse_into(&mut mf, text, "the makefile", overrides, read, 0);
+    // Functions that make rules, write files or run code while the file is
+    // read, wherever they stand (`X := $(file >run.sh,…)`).
+    for function in ["eval", "file", "guile", "value"] {
+        for open in ["$(", "${"] {
+            let call = format!("{open}{function} ");
+            if text.contains(&call) || evals.iter().any(|e| e.contains(&call)) {
+                mf.unknown.push(format!(
+                    "`{open}{function} …)` makes rules, files or code when make runs"
+                ));
+            }
+        }
+    }
     for (name, value) in overrides {
         if BUILTIN_RULE_VARS.contains(&name.as_str()) {
             mf.builtin_set = true;
@@ -1492,22 +1418,10 @@ fn find_recipe<'j>(jf: &'j Justfile, name: &str) -> Option<&'j JustRecipe> {
 }
 
 /// just options that change nothing about which recipes run.
+#[rustfmt::skip]
 const JUST_FLAGS: &[&str] = &[
-    "-q",
-    "--quiet",
-    "-v",
-    "--verbose",
-    "--yes",
-    "--unstable",
-    "--timestamp",
-    "--no-deps",
-    "--highlight",
-    "--no-highlight",
-    "--check",
-    "-u",
-    "--unsorted",
-    "--explain",
-    "--no-dotenv",
+    "-q", "--quiet", "-v", "--verbose", "--yes", "--unstable", "--timestamp", "--no-deps",
+    "--highlight", "--no-highlight", "--check", "-u", "--unsorted", "--explain", "--no-dotenv",
 ];
 
 /// What `just`'s arguments ask for: (justfile option, lines to run or
@@ -1702,126 +1616,34 @@ pub struct ScriptCall {
 }
 
 /// Subcommands of yarn (1 and berry) and pnpm that are not scripts.
+#[rustfmt::skip]
 const NOT_SCRIPTS: &[&str] = &[
-    "add",
-    "audit",
-    "autoclean",
-    "bin",
-    "cache",
-    "check",
-    "config",
-    "create",
-    "dedupe",
-    "dlx",
-    "doctor",
-    "exec",
-    "explain",
-    "generate-lock-entry",
-    "global",
-    "help",
-    "i",
-    "import",
-    "info",
-    "init",
-    "install",
-    "licenses",
-    "link",
-    "list",
-    "login",
-    "logout",
-    "ls",
-    "node",
-    "npm",
-    "outdated",
-    "owner",
-    "pack",
-    "patch",
-    "patch-commit",
-    "plugin",
-    "policies",
-    "prune",
-    "publish",
-    "rebuild",
-    "remove",
-    "rm",
-    "root",
-    "search",
-    "set",
-    "setup",
-    "store",
-    "tag",
-    "team",
-    "un",
-    "unlink",
-    "uninstall",
-    "unplug",
-    "up",
-    "update",
-    "upgrade",
-    "upgrade-interactive",
-    "version",
-    "versions",
-    "why",
-    "workspace",
-    "workspaces",
-    "add",
-    "server",
-    "env",
-    "fetch",
-    "self-update",
-    "recursive",
-    "multi",
-    "m",
-    "outdated",
+    "add", "audit", "autoclean", "bin", "cache", "check", "config", "create", "dedupe", "dlx",
+    "doctor", "exec", "explain", "generate-lock-entry", "global", "help", "i", "import", "info",
+    "init", "install", "licenses", "link", "list", "login", "logout", "ls", "node", "npm",
+    "outdated", "owner", "pack", "patch", "patch-commit", "plugin", "policies", "prune", "publish",
+    "rebuild", "remove", "rm", "root", "search", "set", "setup", "store", "tag", "team", "un",
+    "unlink", "uninstall", "unplug", "up", "update", "upgrade", "upgrade-interactive", "version",
+    "versions", "why", "workspace", "workspaces", "add", "server", "env", "fetch", "self-update",
+    "recursive", "multi", "m", "outdated",
 ];
 
 /// Options of npm, yarn and pnpm that change where scripts come from or
 /// what runs them; the first three name a folder.
+#[rustfmt::skip]
 const SOURCE_OPTS: &[&str] = &[
-    "--prefix",
-    "-C",
-    "--dir",
-    "--cwd",
-    "-w",
-    "--workspace",
-    "--workspaces",
-    "-ws",
-    "--include-workspace-root",
-    "--script-shell",
-    "--node-options",
-    "--userconfig",
-    "--globalconfig",
-    "--filter",
-    "-F",
-    "-r",
-    "--recursive",
-    "--shell-emulator",
-    "-g",
-    "--global",
-    "--call",
-    "-c",
+    "--prefix", "-C", "--dir", "--cwd", "-w", "--workspace", "--workspaces", "-ws",
+    "--include-workspace-root", "--script-shell", "--node-options", "--userconfig",
+    "--globalconfig", "--filter", "-F", "-r", "--recursive", "--shell-emulator", "-g", "--global",
+    "--call", "-c",
 ];
 
 /// Options of npm, yarn and pnpm that take a value.
+#[rustfmt::skip]
 const VALUE_OPTS: &[&str] = &[
-    "--loglevel",
-    "--prefix",
-    "-C",
-    "--dir",
-    "--cwd",
-    "-w",
-    "--workspace",
-    "--script-shell",
-    "--node-options",
-    "--userconfig",
-    "--globalconfig",
-    "--filter",
-    "-F",
-    "--reporter",
-    "--registry",
-    "--cache",
-    "--call",
-    "-c",
+    "--loglevel", "--prefix", "-C", "--dir", "--cwd", "-w", "--workspace", "--script-shell",
+    "--node-options", "--userconfig", "--globalconfig", "--filter", "-F", "--reporter",
+    "--registry", "--cache", "--call", "-c",
 ];
 
 /// Which `package.json` scripts `npm`/`yarn`/`pnpm ARGS` runs. `None`:
@@ -1871,9 +1693,11 @@ pub fn script_call(runner: &str, args: &[String]) -> Option<ScriptCall> {
     let first = positional.first()?.as_str();
     let (script, rest) = match first {
         "run" | "run-script" | "rum" | "urn" => (positional.get(1)?.clone(), positional.get(2..)),
-        "test" | "t" | "tst" => ("test".to_string(), positional.get(1..)),
-        "start" | "stop" | "restart" => (first.to_string(), positional.get(1..)),
+        "test" | "t" | "tst" if runner != "bun" => ("test".to_string(), positional.get(1..)),
+        "start" | "stop" | "restart" if runner != "bun" => (first.to_string(), positional.get(1..)),
         _ if runner == "npm" => return None,
+        // `bun test` is bun's own test runner; only `bun run X` runs a script.
+        _ if runner == "bun" => return None,
         _ if NOT_SCRIPTS.contains(&first) => return None,
         _ => (first.to_string(), positional.get(1..)),
     };

@@ -816,7 +816,7 @@ impl Run<'_> {
                 false
             }
             "just" => self.just_recipes(args, site, depth, cwd),
-            "npm" | "yarn" | "pnpm" => {
+            "npm" | "yarn" | "pnpm" | "bun" => {
                 self.package_scripts(tool, args, site, depth, cwd);
                 false
             }
@@ -1151,6 +1151,19 @@ impl Run<'_> {
                 return self.recipe_finding("recipe.source", tool, &why, part, depth);
             }
         };
+        // The project's .npmrc can name the shell that runs scripts.
+        if let RecipeFile::Read(npmrc, _) = self.recipe_file(&dir, &[".npmrc"])
+            && npmrc.lines().any(|l| {
+                let key = l.split('=').next().unwrap_or("").trim();
+                matches!(
+                    key,
+                    "script-shell" | "node-options" | "shell" | "userconfig" | "globalconfig"
+                )
+            })
+        {
+            let why = ".npmrc sets the shell or options that run scripts".to_string();
+            self.recipe_finding("recipe.unresolved", tool, &why, part, depth);
+        }
         match crate::recipes::package_plan(&text, &call, tool) {
             Ok(plan) => {
                 self.judge_plan(tool, &plan, part, depth, &dir);
