@@ -981,7 +981,7 @@ fn pattern_stem(pattern: &str, name: &str) -> Option<String> {
 
 /// Strips make's recipe-line prefixes (`@`, `-`, `+`, and blanks).
 fn strip_prefixes(line: &str) -> &str {
-    line.trim_start_matches(|c: char| matches!(c, '@' | '-' | '+' | ' ' | '\t'))
+    line.trim_start_matches(['@', '-', '+', ' ', '\t'])
 }
 
 /// The lines `make GOALS` runs with this Makefile: the recipes of the
@@ -1485,10 +1485,10 @@ pub fn just_plan(jf: &Justfile, args: &[String]) -> Plan {
         unknown: Vec::new(),
     };
     let mut calls: Vec<(String, Vec<String>)> = Vec::new();
-    if positional.is_empty() {
-        if let Some(first) = jf.recipes.first() {
-            calls.push((first.name.clone(), Vec::new()));
-        }
+    if positional.is_empty()
+        && let Some(first) = jf.recipes.first()
+    {
+        calls.push((first.name.clone(), Vec::new()));
     }
     let mut k = 0;
     while k < positional.len() {

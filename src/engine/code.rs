@@ -16,6 +16,7 @@ use crate::paths::Location;
 use crate::rules::{CodeEffect, FloorRule};
 use crate::shell::{Stdin, Word};
 use crate::verdict::{Effect, Verdict};
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 /// What to do about code that does not parse.
@@ -34,8 +35,8 @@ pub(super) struct WrittenScript {
     pub text: Option<String>,
     /// Text known to be appended to it (`echo 'x' >> t.sh`).
     pub tail: Option<String>,
-    /// The command that wrote it.
-    pub part: String,
+    /// The command that wrote it (a hash of its text).
+    pub part: u64,
 }
 
 /// What the code lanes have read in this request: recipe files (bounded
@@ -47,7 +48,26 @@ pub(super) struct LaneState {
     bytes: usize,
     /// Scripts and recipe files read from disk, so a later write to one
     /// (in a loop, or in the background) is seen.
-    read: Vec<PathBuf>,
+    read: HashSet<PathBuf>,
+    /// The latest entry of `Run::written` for each path.
+    latest: HashMap<PathBuf, usize>,
+    /// Bytes of paths and text kept in `Run::written`.
+    written_bytes: usize,
+    /// More was written than is kept: every script is then taken as
+    /// replaced (SIGNED), never read from disk.
+    overflow: bool,
+}
+
+/// Most bytes of paths and text remembered of files written in one
+/// request (`cd a; rm b` repeated makes ever longer paths).
+const MAX_WRITTEN_BYTES: usize = 4 * limits::MAX_COMMAND_BYTES;
+
+/// A hash of a command's text, to tell the command that wrote a file.
+fn part_hash(part: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    part.hash(&mut hasher);
+    hasher.finish()
 }
 
 /// Most recipe text (Makefile recipes, package.json scripts) judged in
@@ -331,7 +351,10 @@ impl Run<'_> {
         let Some(full) = target.path else {
             return Err(Unreadable::Dynamic);
         };
-        if let Some(written) = self.written.iter().rev().find(|w| w.path == full) {
+        if self.lanes.overflow {
+            return Err(Unreadable::Replaced(None));
+        }
+        if let Some(written) = self.last_written(&full) {
             return written
                 .text
                 .clone()
@@ -373,7 +396,7 @@ impl Run<'_> {
             return Err(Unreadable::TooLarge(bytes.len() as u64));
         }
         if self.lanes.read.len() < limits::MAX_COMMANDS {
-            self.lanes.read.push(full);
+            self.lanes.read.insert(full);
         }
         String::from_utf8(bytes).map_err(|_| Unreadable::Missing("not UTF-8 text".into()))
     }
@@ -428,11 +451,11 @@ impl Run<'_> {
                     false => (text.clone(), None),
                     true => (None, text.clone()),
                 };
-                self.written.push(WrittenScript {
+                self.push_written(WrittenScript {
                     path,
                     text,
                     tail,
-                    part: command.text.clone(),
+                    part: part_hash(&command.text),
                 });
             }
         }
@@ -446,13 +469,8 @@ impl Run<'_> {
         let Some(path) = self.location.resolve_in(word, cwd).path else {
             return;
         };
-        if self
-            .written
-            .iter()
-            .rev()
-            .find(|w| w.path == path)
-            .is_some_and(|w| w.part == part)
-        {
+        let hash = part_hash(part);
+        if self.last_written(&path).is_some_and(|w| w.part == hash) {
             return;
         }
         // Read from disk earlier in this line: in a loop, or run in the
@@ -470,14 +488,46 @@ impl Run<'_> {
                 part,
             );
         }
-        if self.written.len() < limits::MAX_COMMANDS {
-            self.written.push(WrittenScript {
-                path,
-                text: None,
-                tail: None,
-                part: part.to_string(),
-            });
+        self.push_written(WrittenScript {
+            path,
+            text: None,
+            tail: None,
+            part: hash,
+        });
+    }
+
+    /// The latest record of a file written earlier in this command line.
+    fn last_written(&self, path: &Path) -> Option<&WrittenScript> {
+        self.lanes
+            .latest
+            .get(path)
+            .and_then(|&i| self.written.get(i))
+    }
+
+    /// Whether `path` was written earlier in this command line (or more was
+    /// written than is remembered).
+    fn was_written(&self, path: Option<&PathBuf>) -> bool {
+        self.lanes.overflow || path.is_some_and(|p| self.lanes.latest.contains_key(p))
+    }
+
+    /// Remembers a written file, within [`MAX_WRITTEN_BYTES`]; past it,
+    /// every script counts as replaced.
+    fn push_written(&mut self, written: WrittenScript) {
+        let size = written.path.as_os_str().len()
+            + written.text.as_ref().map_or(0, String::len)
+            + written.tail.as_ref().map_or(0, String::len);
+        self.lanes.written_bytes += size;
+        if self.lanes.overflow
+            || self.lanes.written_bytes > MAX_WRITTEN_BYTES
+            || self.written.len() >= limits::MAX_COMMANDS
+        {
+            self.lanes.overflow = true;
+            return;
         }
+        self.lanes
+            .latest
+            .insert(written.path.clone(), self.written.len());
+        self.written.push(written);
     }
 
     /// A script written or replaced earlier in the line with content not
@@ -530,7 +580,7 @@ impl Run<'_> {
             return false;
         }
         let full = self.location.resolve_in(path, cwd).path;
-        !self.written.iter().any(|w| Some(&w.path) == full.as_ref())
+        !self.was_written(full.as_ref())
     }
 
     /// Whether the program `written` (run by path) is a project's own tool
@@ -548,7 +598,7 @@ impl Run<'_> {
             return false;
         }
         let full = self.location.resolve_in(&Word::literal(written), cwd).path;
-        !self.written.iter().any(|w| Some(&w.path) == full.as_ref())
+        !self.was_written(full.as_ref())
     }
 
     /// Has a lane read `text` and judges what it found. Returns true when
@@ -832,9 +882,7 @@ impl Run<'_> {
             // Not there (nor written in this line): make, just and npm find
             // nothing either.
             let full = self.location.resolve_in(&path, Some(dir)).path;
-            let written = full
-                .as_ref()
-                .is_some_and(|f| self.written.iter().any(|w| &w.path == f));
+            let written = full.as_ref().is_some_and(|f| self.was_written(Some(f)));
             // Named outside the request's folder (`make -f /tmp/x.mk`,
             // `make -C ..`): not the project's recipes, present or not.
             if let (Some(root), Some(f)) = (self.location.cwd.as_deref(), full.as_ref())
@@ -1198,8 +1246,11 @@ impl Run<'_> {
                 Some((n, v)) if n.starts_with("--") => (n, Some(v.to_string())),
                 _ => (word.value.as_str(), None),
             };
-            let short_attached = (!name.starts_with("--") && name.len() > 2)
-                .then(|| (&name[..2], name[2..].to_string()));
+            let short_attached = (name.starts_with('-')
+                && !name.starts_with("--")
+                && name.len() > 2
+                && name.is_char_boundary(2))
+            .then(|| (&name[..2], name[2..].to_string()));
             let (name, value) = match short_attached {
                 Some((n, v))
                     if rules.package_opts.contains(&n) || rules.source_opts.contains(&n) =>
