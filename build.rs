@@ -358,6 +358,15 @@ struct ScriptsFile {
     #[allow(dead_code)]
     about: String,
     test: Vec<String>,
+    package_runners: Vec<PackageRunner>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PackageRunner {
+    names: Vec<String>,
+    package_opts: Vec<String>,
+    source_opts: Vec<String>,
 }
 
 fn emit_scripts(path: &Path, out: &mut String) -> BuildResult<()> {
@@ -377,6 +386,23 @@ fn emit_scripts(path: &Path, out: &mut String) -> BuildResult<()> {
         "/// Project test runners run by path (from `rules/scripts.json`), sorted.\npub static TEST_SCRIPTS: &[&str] = {};\n",
         str_slice(&test)
     );
+    let mut runners: Vec<(String, &PackageRunner)> = Vec::new();
+    for runner in &file.package_runners {
+        for name in &runner.names {
+            runners.push((name.clone(), runner));
+        }
+    }
+    runners.sort_by(|a, b| a.0.cmp(&b.0));
+    out.push_str("/// Package runners sorted by name (from `rules/scripts.json`).\npub static PACKAGE_RUNNERS: &[PackageRunner] = &[\n");
+    for (name, runner) in &runners {
+        let _ = writeln!(
+            out,
+            "    PackageRunner {{ name: {name:?}, package_opts: {}, source_opts: {} }},",
+            str_slice(&runner.package_opts),
+            str_slice(&runner.source_opts)
+        );
+    }
+    out.push_str("];\n\n");
     Ok(())
 }
 

@@ -43,6 +43,7 @@ pub mod options;
 pub mod paths;
 pub mod peel;
 pub mod programs;
+pub mod recipes;
 pub mod render;
 pub mod replay;
 pub mod rules;

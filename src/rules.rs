@@ -510,6 +510,25 @@ pub fn wrapper(name: &str) -> Option<&'static Wrapper> {
         .map(|i| &WRAPPERS[i])
 }
 
+/// A runner that fetches a package and runs its program (`npx`, `uvx`).
+#[derive(Debug)]
+pub struct PackageRunner {
+    /// Its name.
+    pub name: &'static str,
+    /// Options whose value is a package to fetch (`npx -p`, `uvx --from`).
+    pub package_opts: &'static [&'static str],
+    /// Options that change where packages come from (`--registry`).
+    pub source_opts: &'static [&'static str],
+}
+
+/// The package runner called `name`, if it is one (`rules/scripts.json`).
+pub fn package_runner(name: &str) -> Option<&'static PackageRunner> {
+    PACKAGE_RUNNERS
+        .binary_search_by(|r| r.name.cmp(name))
+        .ok()
+        .map(|i| &PACKAGE_RUNNERS[i])
+}
+
 /// Whether a script path (`./tests/runtests.py`) is a project test runner.
 pub fn is_test_script(path: &str) -> bool {
     let path = path.trim_start_matches("./");

@@ -26,6 +26,7 @@ impl Run<'_> {
         part: &str,
         depth: usize,
     ) {
+        self.remember_replaced(word, cwd.as_deref(), part);
         for target in floor::targets_of(word, self.location, cwd.as_deref()) {
             self.law_target(&target, cwd.as_deref(), reach, part, depth);
             for rule in floor::check_write_target(&target, self.location) {

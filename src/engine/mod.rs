@@ -93,8 +93,36 @@ pub const RULE_FAMILIES: &[(&str, &str)] = &[
         "SIGNED: a program or script run by path, or code portcullis does not read",
     ),
     (
-        "script.test-runner",
-        "FREE: a project's own test runner run by path (rules/scripts.json), like `make test`",
+        "script.replaced",
+        "SIGNED: a script run after it is written or replaced earlier in the same command (`gcc -o run.sh … && ./run.sh`) with content not known",
+    ),
+    (
+        "script.venv-activate",
+        "FREE: `source .venv/bin/activate` or `. venv/bin/activate`, a virtual environment's standard script",
+    ),
+    (
+        "recipe.dynamic",
+        "SIGNED: a Makefile, justfile or package.json recipe line only known when it runs (a variable that cannot be resolved)",
+    ),
+    (
+        "recipe.unresolved",
+        "SIGNED: part of a recipe file cannot be followed (`$(eval …)`, `include` of an unreadable file, `import`, another SHELL)",
+    ),
+    (
+        "recipe.source",
+        "SIGNED: recipes from stdin or from options that change where they come from (`make -f -`, `just --justfile`, `npm --prefix`)",
+    ),
+    (
+        "recipe.too-many",
+        "SIGNED: more recipe files or text than one request judges",
+    ),
+    (
+        "recipe.read",
+        "FREE: `just` recipes read from the justfile, every line judged",
+    ),
+    (
+        "runner.package",
+        "SIGNED: a package runner fetches a package other than the known tool it runs, or from another source (`npx -p x`, `uvx --with x`, `--registry`)",
     ),
     (
         "verb.function",
@@ -212,6 +240,8 @@ struct Run<'a> {
     trace: Option<Vec<String>>,
     /// Files written by heredocs so far in this command line.
     written: Vec<code::WrittenScript>,
+    /// Scripts and recipe files the code lanes read in this request.
+    lanes: code::LaneState,
     /// Wrappers read two ways so far (`Run::other_reading`).
     other_readings: usize,
     /// Write targets the path law has judged in this request.
@@ -258,6 +288,7 @@ impl<'a> Run<'a> {
             findings: Vec::new(),
             trace: traced.then(Vec::new),
             written: Vec::new(),
+            lanes: code::LaneState::default(),
             other_readings: 0,
             judged_targets: std::collections::HashSet::new(),
             wrapped: false,
@@ -650,6 +681,8 @@ impl<'a> Run<'a> {
                     if let Some(w) = crate::rules::wrapper(wrapper).filter(|w| w.unknown.is_some())
                     {
                         runner = Some(w);
+                        let own = words.get(1..words.len().saturating_sub(inner.len()));
+                        self.fetched_packages(w.name, own.unwrap_or(&[]), &inner, part, depth);
                     }
                     if class.rank() > floor_class.rank() {
                         floor_class = class;
@@ -850,10 +883,7 @@ impl<'a> Run<'a> {
             return;
         }
         let (verb, is_script) = peel::verb_of(written);
-        if is_script && crate::rules::is_test_script(written) {
-            self.test_runner(written, part, depth);
-            return;
-        }
+        let is_script = is_script && !self.is_project_tool(written, local_cwd.as_deref());
         if is_script
             && self.script_file(
                 written,
@@ -1012,19 +1042,12 @@ impl<'a> Run<'a> {
         self.note(depth, || {
             format!("lexicon: {} ({})", classified.rule, effect.as_str())
         });
-        if classified.path.len() == 1 && feeds::INTERPRETERS.contains(&classified.spec.name()) {
-            let program = args.iter().find(|a| !a.value.starts_with('-'));
-            if let Some(program) =
-                program.filter(|p| !p.dynamic && crate::rules::is_test_script(&p.value))
-            {
-                self.wrapper_floor(floor_wrapper, floor_class, Effect::Test, part);
-                self.test_runner(&program.value, part, depth);
-                return;
-            }
-        }
         self.unknown_options(&classified, &verb_words, part, depth);
         self.option_scripts(&classified, &verb_words, part, depth, local_cwd.clone());
-        if !is_script {
+        let tool = classified.path.first().map_or(verb, |p| &**p);
+        let recipes_read =
+            !is_script && self.project_recipes(tool, args, site, depth, local_cwd.clone());
+        if !is_script && !recipes_read {
             self.find(
                 effect.verdict(),
                 &classified.rule,
@@ -1459,20 +1482,6 @@ impl<'a> Run<'a> {
         }
     }
 
-    /// A project's own test runner run by path (`rules/scripts.json`).
-    fn test_runner(&mut self, path: &str, part: &str, depth: usize) {
-        self.note(depth, || {
-            format!("verb: {path} is the project's test runner")
-        });
-        self.find(
-            Effect::Test.verdict(),
-            "script.test-runner",
-            format!("{path} is the project's test runner, judged like `make test`"),
-            "",
-            part,
-        );
-    }
-
     fn dynamic_verb(&mut self, head: &Word, part: &str, depth: usize) {
         self.note(depth, || {
             format!("verb: {} is only known at run time", head.source)
@@ -1659,10 +1668,6 @@ impl<'a> Run<'a> {
                 }
                 _ => {}
             }
-        }
-        if !file.dynamic && crate::rules::is_test_script(&file.value) {
-            self.test_runner(&file.value, part, depth);
-            return;
         }
         self.script_file(who, ScriptKind::Shell, file, site, depth, cwd);
     }
