@@ -288,7 +288,7 @@ fn makefile_recipes_are_judged() {
             ("BLOCKED", "floor.rm.home", "make test clean"),
             // A variable that cannot be resolved: not FREE.
             ("SIGNED", "recipe.dynamic", "make lint"),
-            ("SIGNED", "recipe.dynamic", "make $GOAL"),
+            ("SIGNED", "", "make $GOAL"),
             // Written in the line: the new text, or SIGNED.
             (
                 "BLOCKED",
