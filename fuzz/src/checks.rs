@@ -352,6 +352,7 @@ pub fn shell(data: &[u8]) {
         );
     }
     let decision = judge(&command);
+    check_unknown_option(&command, &decision);
     if data.len().is_multiple_of(4) {
         let (explained, _trace) = portcullis::explain(&command, &location());
         assert_eq!(
@@ -360,6 +361,55 @@ pub fn shell(data: &[u8]) {
             "explain and evaluate disagree on {command:?}"
         );
     }
+}
+
+/// A FREE command of one plain simple command whose verb has a free
+/// spec in the lexicon stays out of FREE when an option no program has is
+/// put right after the verb (issue 14: closed option sets).
+fn check_unknown_option(command: &str, decision: &Decision) {
+    if decision.verdict() != Verdict::Free {
+        return;
+    }
+    let Some(script) = portcullis::shell::plain::parse(command) else {
+        return;
+    };
+    let [only] = script.commands.as_slice() else {
+        return;
+    };
+    let Some(head) = only.words.first() else {
+        return;
+    };
+    let plain = command.trim_start().starts_with(head.source.as_str())
+        && only.assignments.is_empty()
+        && only.redirects.is_empty()
+        && script.functions.is_empty()
+        && head.is_static()
+        && !head.value.contains('/')
+        // Test expressions, not options (`[ -f x ]`).
+        && !matches!(head.value.as_str(), "[" | "[[" | "time");
+    let spec = portcullis::lexicon::lookup(&head.value);
+    let reads_options = spec.is_some_and(|s| !s.unknown_is_operand);
+    if !plain || !reads_options || portcullis::rules::wrapper(&head.value).is_some() {
+        return;
+    }
+    let inserted = format!(
+        "{} --portcullis-no-such-option {}",
+        head.source,
+        &command[head_end(command, &head.source)..]
+    );
+    let got = judge(&inserted);
+    assert_ne!(
+        got.verdict(),
+        Verdict::Free,
+        "an option outside the set left {inserted:?} FREE ({})",
+        got.top.rule
+    );
+}
+
+/// Where the first word of `command` (spelled `head`) ends.
+fn head_end(command: &str, head: &str) -> usize {
+    let start = command.len() - command.trim_start().len();
+    (start + head.len()).min(command.len())
 }
 
 /// How large `shell_amplified` makes a command: far below the 1 MiB a
