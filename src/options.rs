@@ -257,6 +257,13 @@ fn read_word(spec: &'static Spec, argv: &[Word], i: usize) -> Read {
         return one(Some(known), None);
     }
     if spec.no_clusters {
+        // `-ofile`, `-Ipath`: a one-letter option with its value attached,
+        // as gcc and its kind read it.
+        if let Some(letter) = text.get(..2)
+            && let Some(known) = spec.option(letter).filter(|k| k.takes_value)
+        {
+            return one(Some(known), Some(2));
+        }
         return Read::Unknown(Vec::new());
     }
     read_cluster(spec, argv, i)
