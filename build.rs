@@ -154,7 +154,9 @@ struct Flag {
     note: Option<String>,
     #[serde(default)]
     lowers: bool,
-    /// `"shell"`: the flag's value is a command line the program runs.
+    /// The flag's value is code the program runs: `"shell"` (a command
+    /// line), `"python"` (Python code), `"cargo-config"` (a cargo setting
+    /// whose runner, linker or wrapper is a command).
     #[serde(default)]
     runs: Option<String>,
 }
@@ -485,9 +487,13 @@ fn node_of(spec: &Spec, name: &str, context: &str) -> BuildResult<Node> {
         if let Some(mode) = flag.writes.as_deref().filter(|m| *m != "value") {
             writes_variant(Some(mode), &context)?;
         }
-        if let Some(runs) = flag.runs.as_deref().filter(|r| *r != "shell") {
+        if let Some(runs) = flag
+            .runs
+            .as_deref()
+            .filter(|r| !matches!(*r, "shell" | "python" | "cargo-config"))
+        {
             return Err(format!(
-                "{context}: unknown `runs` value `{runs}` (known: shell)"
+                "{context}: unknown `runs` value `{runs}` (known: shell, python, cargo-config)"
             ));
         }
         if flag.runs.is_some() && flag.class != "exec" {
@@ -611,13 +617,18 @@ fn render_flag(flag: &Flag, blob: &mut Blob) -> String {
         long.trim_start_matches(['-', '+']).to_string()
     });
     format!(
-        "FlagRule {{ spellings: {}, class: {}, writes: {writes}, id: {}, note: {}, lowers: {}, runs_shell: {} }}",
+        "FlagRule {{ spellings: {}, class: {}, writes: {writes}, id: {}, note: {}, lowers: {}, runs: {} }}",
         blob.list(&flag.flag),
         capitalised_class(&flag.class),
         blob.text(&id),
         blob.text(flag.note.as_deref().unwrap_or("")),
         flag.lowers,
-        flag.runs.is_some()
+        match flag.runs.as_deref() {
+            Some("shell") => "Some(Runs::Shell)",
+            Some("python") => "Some(Runs::Python)",
+            Some(_) => "Some(Runs::CargoConfig)",
+            None => "None",
+        }
     )
 }
 

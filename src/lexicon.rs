@@ -49,9 +49,9 @@ pub struct Classified {
     /// Indices of words in option position only known at run time (`$X`,
     /// `*`), for a verb with options that raise its class.
     pub maybe_options: Vec<usize>,
-    /// Option values that are command lines the program runs (`tar -I
-    /// CMD`), where they are (the same positions as writes).
-    pub scripts: Vec<Written>,
+    /// Option values that are code the program runs (`tar -I CMD`), where
+    /// they are (the same positions as writes) and what they are.
+    pub scripts: Vec<(Written, rules::Runs)>,
 }
 
 /// Finds a verb's entry: exactly, then lower-cased (case-insensitive file
@@ -113,6 +113,8 @@ pub fn classify(verb: &str, argv: &[Word]) -> Option<Classified> {
     }
     let reading = options::read(spec, argv, start);
     uses.extend(reading.uses.iter().copied());
+    // Unknown options of the levels above stay unknown whatever follows.
+    let unknown_above = unknown_options.len();
     unknown_options.extend(reading.unknown.iter().copied());
     maybe_options.extend(reading.maybe_options.iter().copied());
     let mut effect = spec.class;
@@ -133,10 +135,12 @@ pub fn classify(verb: &str, argv: &[Word]) -> Option<Classified> {
             effect = flag.class;
             decided_by = Some(flag);
         }
-        if flag.runs_shell {
+        if let Some(runs) = flag.runs {
             match used.value {
-                Some(Value::Attached(at)) => scripts.push(Written::Attached(used.index, at)),
-                Some(Value::Next(at)) => scripts.push(Written::Arg(at)),
+                Some(Value::Attached(at)) => {
+                    scripts.push((Written::Attached(used.index, at), runs))
+                }
+                Some(Value::Next(at)) => scripts.push((Written::Arg(at), runs)),
                 None => {}
             }
         }
@@ -170,7 +174,8 @@ pub fn classify(verb: &str, argv: &[Word]) -> Option<Classified> {
         decided_by = None;
         writes_mode = Operands::None;
         writes.clear();
-        unknown_options.clear();
+        // The help and version words themselves are in no option set.
+        unknown_options.truncate(unknown_above);
         maybe_options.clear();
     }
     match writes_mode {

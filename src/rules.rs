@@ -103,8 +103,20 @@ pub struct FlagRule {
     /// The flag makes the command only look (a dry run or a listing:
     /// `git clean -n`, `unzip -l`): its class replaces every other.
     pub lowers: bool,
-    /// Its value is a command line the program runs (`tar -I CMD`).
-    pub runs_shell: bool,
+    /// Its value is code the program runs (`tar -I CMD`).
+    pub runs: Option<Runs>,
+}
+
+/// What a flag's value is, when the program runs it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Runs {
+    /// A shell command line (`tar -I CMD`, `man -P CMD`).
+    Shell,
+    /// Python code (`pylint --init-hook CODE`).
+    Python,
+    /// A cargo `KEY=VALUE` setting, whose runner, linker or wrapper is a
+    /// command (`cargo --config 'target.x.runner="CMD"'`).
+    CargoConfig,
 }
 
 /// One option spelling a spec knows (`rules/lexicon`: `opts`,

@@ -1186,9 +1186,10 @@ impl<'a> Run<'a> {
         }
     }
 
-    /// The command lines a program's options run (`tar -I CMD`, `man -P
-    /// CMD`, `rsync -e CMD`): each judged as a script, so the floor holds
-    /// inside them; one only known at run time is a dynamic script.
+    /// The code a program's options run (`tar -I CMD`, `man -P CMD`,
+    /// `pylint --init-hook CODE`, a cargo runner): each judged as the script
+    /// it is, so the floor holds inside it; one only known at run time is a
+    /// dynamic script.
     fn option_scripts(
         &mut self,
         classified: &lexicon::Classified,
@@ -1197,7 +1198,7 @@ impl<'a> Run<'a> {
         depth: usize,
         cwd: Option<PathBuf>,
     ) {
-        for place in &classified.scripts {
+        for (place, runs) in &classified.scripts {
             let (word, text) = match place {
                 Written::Arg(i) => match words.get(*i) {
                     Some(w) => (w, w.value.as_str()),
@@ -1224,8 +1225,17 @@ impl<'a> Run<'a> {
                 continue;
             }
             self.note(depth, || format!("option runs: {text}"));
-            let text = text.to_string();
-            self.script(&text, depth + 1, cwd.clone());
+            let script = match runs {
+                crate::rules::Runs::Shell => Some(text.to_string()),
+                // Judged as `python3 -c CODE` is: by the Python lane.
+                crate::rules::Runs::Python => shlex::try_quote(text)
+                    .ok()
+                    .map(|code| format!("python3 -c {code}")),
+                crate::rules::Runs::CargoConfig => cargo_config_command(text),
+            };
+            if let Some(script) = script {
+                self.script(&script, depth + 1, cwd.clone());
+            }
         }
     }
 
@@ -1670,6 +1680,45 @@ impl<'a> Run<'a> {
             }
         }
         self.script_file(who, ScriptKind::Shell, file, site, depth, cwd);
+    }
+}
+
+/// The command a cargo `--config KEY=VALUE` setting makes cargo run, when
+/// the key names one (`target.<triple>.runner`, `.linker`,
+/// `build.rustc-wrapper`, `build.rustc`, …): the TOML string, or the words
+/// of a TOML array of strings, as a shell line.
+fn cargo_config_command(setting: &str) -> Option<String> {
+    let (key, value) = setting.split_once('=')?;
+    let key = key.trim().to_ascii_lowercase();
+    let names_a_command = [
+        "runner",
+        "linker",
+        "rustc-wrapper",
+        "rustc-workspace-wrapper",
+        "rustc",
+        "rustdoc",
+    ]
+    .iter()
+    .any(|k| key == *k || key.strip_suffix(k).is_some_and(|head| head.ends_with('.')));
+    if !names_a_command {
+        return None;
+    }
+    let unquote = |s: &str| {
+        let s = s.trim();
+        s.strip_prefix('"')
+            .and_then(|s| s.strip_suffix('"'))
+            .or_else(|| s.strip_prefix('\'').and_then(|s| s.strip_suffix('\'')))
+            .unwrap_or(s)
+            .to_string()
+    };
+    let value = value.trim();
+    match value.strip_prefix('[').and_then(|v| v.strip_suffix(']')) {
+        // An array is the program and its arguments, each one word.
+        Some(items) => {
+            let words: Vec<String> = items.split(',').map(unquote).collect();
+            shlex::try_join(words.iter().map(String::as_str)).ok()
+        }
+        None => Some(unquote(value)),
     }
 }
 
