@@ -1,6 +1,6 @@
 //! The path law on real repositories: builds the fixtures of
-//! `corpus/fixtures/repos.txt` in a temporary folder and runs every case of
-//! `corpus/fixtures/law.tsv` against them, in process and (for a sample)
+//! `corpus/fixtures/repos*.txt` in a temporary folder and runs every case of
+//! `corpus/fixtures/*.tsv` against them, in process and (for a sample)
 //! through the `portcullis hook` binary.
 //!
 //! A case is `VERDICT<TAB>RULE-or-dash<TAB>WHERE<TAB>REQUEST`: WHERE is a
@@ -20,6 +20,25 @@ use std::sync::OnceLock;
 
 mod common;
 
+/// The files of `corpus/fixtures` whose names start with `prefix` and end
+/// with `suffix`, in name order, each with its text.
+fn corpus_files(prefix: &str, suffix: &str) -> Vec<(String, String)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/fixtures");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.starts_with(prefix) && n.ends_with(suffix))
+        .collect();
+    names.sort();
+    names
+        .into_iter()
+        .map(|n| {
+            let text = corpus_file(&n);
+            (n, text)
+        })
+        .collect()
+}
+
 fn corpus_file(name: &str) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("corpus/fixtures")
@@ -34,7 +53,9 @@ fn fixtures() -> &'static Path {
         let dir = std::env::temp_dir().join(format!("portcullis-law-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(dir.join("home")).unwrap();
-        build(&dir, &corpus_file("repos.txt"));
+        for (_, spec) in corpus_files("repos", ".txt") {
+            build(&dir, &spec);
+        }
         // Resolve links in the folder itself (macOS /tmp is a link).
         dir.canonicalize().unwrap()
     })
@@ -85,7 +106,7 @@ fn build(dir: &Path, spec: &str) {
                 std::fs::create_dir_all(path.parent().unwrap()).unwrap();
                 std::os::unix::fs::symlink(target, path).unwrap();
             }
-            other => panic!("repos.txt: unknown instruction `{other}`"),
+            other => panic!("repos*.txt: unknown instruction `{other}`"),
         }
     }
 }
@@ -111,6 +132,7 @@ fn git_init(root: &Path) {
 }
 
 struct Case {
+    file: String,
     line: usize,
     verdict: Verdict,
     rule: Option<String>,
@@ -120,25 +142,29 @@ struct Case {
 
 fn cases() -> Vec<Case> {
     let mut cases = Vec::new();
-    for (i, line) in corpus_file("law.tsv").lines().enumerate() {
-        if line.trim().is_empty() || line.starts_with('#') {
-            continue;
+    for (file, text) in corpus_files("", ".tsv") {
+        for (i, line) in text.lines().enumerate() {
+            if line.trim().is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let cols: Vec<&str> = line.splitn(4, '\t').collect();
+            let [verdict, rule, at, request] = cols[..] else {
+                panic!(
+                    "{file}:{}: expected 4 tab-separated columns: {line:?}",
+                    i + 1
+                )
+            };
+            cases.push(Case {
+                file: file.clone(),
+                line: i + 1,
+                verdict: Verdict::parse(verdict)
+                    .unwrap_or_else(|| panic!("{file}:{}: bad verdict {verdict}", i + 1)),
+                rule: (rule != "-").then(|| rule.to_string()),
+                at: at.to_string(),
+                request: common::unescape(request)
+                    .replace("$FIXTURES", &fixtures().to_string_lossy()),
+            });
         }
-        let cols: Vec<&str> = line.splitn(4, '\t').collect();
-        let [verdict, rule, at, request] = cols[..] else {
-            panic!(
-                "law.tsv:{}: expected 4 tab-separated columns: {line:?}",
-                i + 1
-            )
-        };
-        cases.push(Case {
-            line: i + 1,
-            verdict: Verdict::parse(verdict)
-                .unwrap_or_else(|| panic!("law.tsv:{}: bad verdict {verdict}", i + 1)),
-            rule: (rule != "-").then(|| rule.to_string()),
-            at: at.to_string(),
-            request: common::unescape(request).replace("$FIXTURES", &fixtures().to_string_lossy()),
-        });
     }
     cases
 }
@@ -178,7 +204,8 @@ fn every_fixture_case_gets_its_verdict() {
         let rule_ok = case.rule.as_ref().is_none_or(|r| *r == decision.top.rule);
         if decision.verdict() != case.verdict || !rule_ok {
             mismatches.push(format!(
-                "law.tsv:{}\t{} {}\t{} {}\t{}\t{:?}\t{}",
+                "{}:{}\t{} {}\t{} {}\t{}\t{:?}\t{}",
+                case.file,
                 case.line,
                 case.verdict,
                 case.rule.as_deref().unwrap_or("-"),
