@@ -28,6 +28,7 @@ const REPRODUCERS: &[&str] = &[
     "shell_amplified/hang-glob-listing",
     "shell_amplified/stack-js-call-chain",
     "inline_javascript/stack-call-chain",
+    "shell/python-unknown-option-before-code",
 ];
 
 /// One input taking longer is a hang (libFuzzer's `-timeout=5`).
