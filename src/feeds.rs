@@ -139,6 +139,101 @@ pub fn stdin_producer(script: &Script, command: &SimpleCommand) -> Producer {
     }
 }
 
+/// Programs whose output is a list of the paths they were given, or of
+/// paths below them (`ls ~/.ssh/id_*`, `find ~/.ssh`), or their words
+/// (`echo $HOME`): fed to `xargs`, their operands stand for some of the
+/// words it passes on.
+const LISTERS: &[&str] = &["echo", "find", "ls", "printf", "realpath", "readlink"];
+
+/// The words a command's stdin hands to `xargs`, where the command line
+/// shows them, each as written so `~` and `$HOME` keep their meaning.
+#[derive(Clone, Debug, Default)]
+pub struct Fed {
+    /// Its lines, as `xargs -I{}` takes them one at a time.
+    pub lines: Vec<Word>,
+    /// Its words, as plain `xargs` splits them (blanks and quotes), with
+    /// the lines too where a delimiter (`-0`, `-d`) may keep them whole.
+    pub words: Vec<Word>,
+    /// Whether these are all of stdin (a here-string, a literal heredoc, a
+    /// literal `echo`/`printf`), or only the paths a lister was given (`ls
+    /// DIR`, `find DIR` print more names, known at run time).
+    pub complete: bool,
+}
+
+impl Fed {
+    /// Adds the lines and words of literal `text`.
+    fn add_text(&mut self, text: &str) {
+        let mut seen: std::collections::HashSet<String> =
+            self.words.iter().map(|w| w.value.clone()).collect();
+        let lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+        for line in lines {
+            self.lines.push(Word::literal(line));
+        }
+        let quoted = shlex::split(text).unwrap_or_default();
+        let blank = text.split(|c: char| c.is_whitespace() || c == '\0');
+        let lines = text.lines().map(str::trim);
+        for piece in quoted.iter().map(String::as_str).chain(blank).chain(lines) {
+            if !piece.is_empty() && seen.insert(piece.to_string()) {
+                self.words.push(Word::literal(piece));
+            }
+        }
+    }
+
+    /// Adds a word as written (a lister's operand, a here-string).
+    fn add_word(&mut self, word: &Word) {
+        self.lines.push(word.clone());
+        self.words.push(word.clone());
+    }
+}
+
+/// What a command's stdin hands to `xargs`: a here-string, a literal
+/// heredoc or a literal `echo`/`printf` (complete), and the operands of a
+/// lister piped in (`ls ~/.ssh/id_*`, `find ~/.ssh`: not complete).
+/// `None` where nothing of stdin shows in the line.
+pub fn stdin_operands(script: &Script, command: &SimpleCommand) -> Option<Fed> {
+    let mut fed = Fed {
+        complete: true,
+        ..Fed::default()
+    };
+    match &command.stdin {
+        Stdin::HereString(word) if word.dynamic || word.tilde => fed.add_word(word),
+        Stdin::HereString(word) => fed.add_text(&word.value),
+        Stdin::Heredoc {
+            body,
+            literal: true,
+        } => fed.add_text(body),
+        Stdin::Pipe(range) => {
+            for producer in script.commands.get(range.clone()).unwrap_or(&[]) {
+                let (verb, words) = producer_verb(&producer.words);
+                let args: Vec<&str> = words.iter().skip(1).map(|w| w.value.as_str()).collect();
+                let printed = match verb.as_str() {
+                    _ if words.iter().any(|w| w.dynamic || w.glob || w.tilde) => None,
+                    "echo" => echo_output(&args),
+                    "printf" => printf_output(&args),
+                    _ => None,
+                };
+                if let Some(text) = printed {
+                    fed.add_text(&text);
+                    continue;
+                }
+                fed.complete = false;
+                if LISTERS.contains(&verb.as_str()) {
+                    for operand in words.iter().skip(1).filter(|w| !w.value.starts_with('-')) {
+                        fed.add_word(operand);
+                    }
+                }
+            }
+        }
+        _ => return None,
+    }
+    // More words than a command line would hold: judged as unknown.
+    let shown = !fed.words.is_empty() || !fed.lines.is_empty();
+    (shown && fed.words.len() <= MAX_FED_WORDS && fed.lines.len() <= MAX_FED_WORDS).then_some(fed)
+}
+
+/// The most words read from stdin for `xargs`.
+const MAX_FED_WORDS: usize = 4_096;
+
 /// `/dev/tcp/HOST/PORT` or `/dev/udp/…`: bash opens a connection.
 pub fn is_network_path(path: &str) -> bool {
     path.starts_with("/dev/tcp/") || path.starts_with("/dev/udp/")

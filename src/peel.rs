@@ -7,6 +7,7 @@
 //! as a floor under the inner command's. Shells (`bash -c`), `eval` and
 //! `watch` hand back a script to parse again.
 
+use crate::feeds::Fed;
 use crate::paths::{self, Location};
 use crate::rules::{self, Wrapper, WrapperMode};
 use crate::shell::Word;
@@ -77,6 +78,16 @@ pub fn verb_name(word: &str) -> &str {
 
 /// Peels one layer off `words` (`words[0]` is the candidate wrapper).
 pub fn peel(words: &[Word]) -> Step {
+    peel_fed(words, None)
+}
+
+/// [`peel`], knowing the words the command's stdin hands on
+/// (`feeds::stdin_operands`): `xargs` passes them to its command as
+/// `parallel … :::` does its own. Where stdin holds more words than the
+/// line shows, they are passed beside the unknown rest; where a replace
+/// string (`-I{}`) takes one of several words at a time, the caller reads
+/// the command once for each.
+pub fn peel_fed(words: &[Word], fed: Option<&Fed>) -> Step {
     let Some(first) = words.first() else {
         return Step::Verb;
     };
@@ -105,7 +116,7 @@ pub fn peel(words: &[Word]) -> Step {
         return peel_trap(words);
     }
     match rules::wrapper(name) {
-        Some(w) => peel_wrapper(w, words),
+        Some(w) => peel_wrapper(w, words, fed),
         None => Step::Verb,
     }
 }
@@ -220,7 +231,7 @@ fn shell_name(word: &str) -> &'static str {
         .unwrap_or("sh")
 }
 
-fn peel_wrapper(w: &'static Wrapper, words: &[Word]) -> Step {
+fn peel_wrapper(w: &'static Wrapper, words: &[Word], fed: Option<&Fed>) -> Step {
     let mut i = 1;
     let mut cwd = None;
     let mut skipped_operands = 0u8;
@@ -368,6 +379,21 @@ fn peel_wrapper(w: &'static Wrapper, words: &[Word]) -> Step {
             given_arguments = Some(rest);
         }
     }
+    let fed = fed.filter(|_| {
+        w.mode == WrapperMode::Xargs
+            && given_arguments.is_none()
+            && !reads_argument_file(words.get(1..i).unwrap_or(&[]))
+    });
+    // `-I{}` takes a line at a time: one line is its argument; with more,
+    // the caller reads each.
+    let by_line = replace.is_some() || w.name == "parallel";
+    let fed_words = fed.map(|f| if by_line { &f.lines } else { &f.words });
+    if let (Some(fed), Some(words)) = (fed, fed_words)
+        && fed.complete
+        && (!by_line || words.len() == 1)
+    {
+        given_arguments = Some(words.clone());
+    }
     // One operand with blanks (`watch 'git status'`) is only a script: no
     // program is called `git status`.
     if w.mode == WrapperMode::Join
@@ -435,6 +461,9 @@ fn peel_wrapper(w: &'static Wrapper, words: &[Word]) -> Step {
             inner.extend(arguments);
         } else if !replaced {
             let as_written = inner.clone();
+            if let Some(fed) = fed.filter(|f| !f.complete) {
+                inner.extend(fed.words.iter().cloned());
+            }
             let mut more = Word::literal("<stdin>");
             more.dynamic = true;
             more.source = "<operands from stdin>".into();
@@ -446,6 +475,17 @@ fn peel_wrapper(w: &'static Wrapper, words: &[Word]) -> Step {
         }
     }
     finish(w, inner, cwd)
+}
+
+/// Whether a wrapper's own options name a file of arguments (`xargs -a
+/// FILE`, `--arg-file=FILE`), which it reads instead of stdin.
+fn reads_argument_file(own: &[Word]) -> bool {
+    own.iter().any(|w| {
+        let v = w.value.as_str();
+        v.starts_with("--arg-file")
+            || (v.starts_with("-a") && !v.starts_with("--"))
+            || (v.starts_with('-') && !v.starts_with("--") && v.contains('a') && v.len() > 2)
+    })
 }
 
 fn finish(w: &'static Wrapper, inner: Vec<Word>, cwd: Option<Word>) -> Step {
@@ -698,6 +738,32 @@ mod tests {
         assert_eq!(inner("nice -10 ls"), ["ls"]);
         assert_eq!(inner("xargs -I{} rm {}"), ["rm", "{}"]);
         assert_eq!(inner("xargs rm -f"), ["rm", "-f", "<stdin>"]);
+        let inner_fed = |line: &str, fed: &str, complete: bool| {
+            let fed = Fed {
+                lines: fed.split(',').map(Word::literal).collect(),
+                words: fed.split([',', ' ']).map(Word::literal).collect(),
+                complete,
+            };
+            let step = match peel_fed(&words(line), Some(&fed)) {
+                Step::Either { main, .. } => *main,
+                step => step,
+            };
+            match step {
+                Step::Inner { inner, .. } => inner.into_iter().map(|w| w.value).collect(),
+                _ => Vec::<String>::new(),
+            }
+        };
+        assert_eq!(
+            inner_fed("xargs rm -f", "a b", true),
+            ["rm", "-f", "a", "b"]
+        );
+        assert_eq!(inner_fed("xargs -I{} rm {}", "a b", true), ["rm", "a b"]);
+        // Several lines, one at a time: the caller reads each.
+        assert_eq!(inner_fed("xargs -I{} rm {}", "a,b", true), ["rm", "{}"]);
+        // More words than the line shows: the rest stays unknown.
+        assert_eq!(inner_fed("xargs rm", "d", false), ["rm", "d", "<stdin>"]);
+        // A file of arguments is read instead of stdin.
+        assert_eq!(inner_fed("xargs -a list rm", "a", true), ["rm", "<stdin>"]);
         assert_eq!(inner("xargs -i rm -f {}"), ["rm", "-f", "{}"]);
         assert_eq!(inner("env -S rm"), ["rm"]);
         assert_eq!(inner("busybox rm -rf x"), ["rm", "-rf", "x"]);

@@ -256,7 +256,15 @@ struct Run<'a> {
     inherited: Vec<(String, shell::Callee)>,
     /// Links made so far in this command line (`ln -s ~ h`), for the floor.
     links: paths::Links,
+    /// Commands read once for each word stdin hands to `xargs`.
+    fed_readings: usize,
 }
+
+/// The most words from stdin an `xargs` command is read once for each.
+const MAX_FED_EACH: usize = 8;
+
+/// The most such readings in one request.
+const MAX_FED_READINGS: usize = 64;
 
 /// Blank-separated tokens in `text` (quotes not considered: an upper
 /// bound on what tree-sitter will make of it).
@@ -295,6 +303,7 @@ impl<'a> Run<'a> {
             allexport: false,
             inherited: Vec::new(),
             links: paths::Links::default(),
+            fed_readings: 0,
         }
     }
 
@@ -611,13 +620,60 @@ impl<'a> Run<'a> {
         self.words(Cow::Owned(words), site, depth, &mut cwd);
     }
 
-    /// Peels and judges one argv.
+    /// Peels and judges one argv, knowing what its stdin hands to an
+    /// `xargs` among its words (`xargs rm -rf <<< ~`, `echo ~ | xargs rm
+    /// -rf`). Where xargs takes those words one at a time (`-I{}`), or
+    /// stdin holds more than the line shows, each word shown is also read
+    /// on its own (at most [`MAX_FED_READINGS`] per request).
     fn words(
+        &mut self,
+        words: Cow<'_, [Word]>,
+        site: &Site,
+        depth: usize,
+        cwd: &mut Option<PathBuf>,
+    ) {
+        let fed = words
+            .iter()
+            .any(|w| {
+                crate::rules::wrapper(peel::verb_name(&w.value))
+                    .is_some_and(|w| w.mode == crate::rules::WrapperMode::Xargs)
+            })
+            .then(|| crate::feeds::stdin_operands(site.script, site.command))
+            .flatten();
+        let each = fed
+            .as_ref()
+            .filter(|f| (f.lines.len() > 1 || !f.complete) && f.lines.len() <= MAX_FED_EACH)
+            .map(|_| words.clone());
+        self.fed_words(words, site, depth, cwd, fed.as_ref());
+        let (Some(fed), Some(words)) = (fed, each) else {
+            return;
+        };
+        for word in fed.lines {
+            if self.fed_readings >= MAX_FED_READINGS {
+                break;
+            }
+            self.fed_readings += 1;
+            self.note(depth, || {
+                format!("xargs: read with {} from stdin", word.source)
+            });
+            let one = crate::feeds::Fed {
+                lines: vec![word.clone()],
+                words: vec![word],
+                complete: true,
+            };
+            let mut each_cwd = cwd.clone();
+            self.fed_words(words.clone(), site, depth, &mut each_cwd, Some(&one));
+        }
+    }
+
+    /// [`Run::words`], with the words stdin hands to an `xargs`.
+    fn fed_words(
         &mut self,
         mut words: Cow<'_, [Word]>,
         site: &Site,
         depth: usize,
         cwd: &mut Option<PathBuf>,
+        fed: Option<&crate::feeds::Fed>,
     ) {
         let part = site.command.text.as_str();
         let mut floor_class = Effect::Inspect;
@@ -648,7 +704,7 @@ impl<'a> Run<'a> {
                 );
                 return;
             }
-            let mut step = peel::peel(&words);
+            let mut step = peel::peel_fed(&words, fed);
             if let Step::Either { main, also } = step {
                 self.other_reading(also, site, depth, &local_cwd);
                 step = *main;

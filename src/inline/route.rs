@@ -231,7 +231,13 @@ const PYTHON_X_OPTIONS: &[&str] = &[
 ];
 
 /// Python's long options that take no value and run nothing.
-const PYTHON_LONG: &[&str] = &["--version", "--help", "--help-env", "--help-xoptions", "--help-all"];
+const PYTHON_LONG: &[&str] = &[
+    "--version",
+    "--help",
+    "--help-env",
+    "--help-xoptions",
+    "--help-all",
+];
 
 /// Whether every option before Python's program (up to `-c`, `-m`, `-`,
 /// `--` or the script) is one portcullis knows to be harmless. An unknown
@@ -745,8 +751,14 @@ mod tests {
         assert_eq!(kind("python3", "-Wignore::evil.W -c X"), "lexicon");
         assert_eq!(kind("python3", "-X pycache_prefix=/tmp/x -c X"), "lexicon");
         assert_eq!(kind("python3", "--check-hash-based-pycs x -c X"), "lexicon");
-        assert_eq!(kind("python3", "--check-hash-based-pycs never -c X"), "inline X");
-        assert_eq!(kind("python3", "-W ignore::DeprecationWarning -c X"), "inline X");
+        assert_eq!(
+            kind("python3", "--check-hash-based-pycs never -c X"),
+            "inline X"
+        );
+        assert_eq!(
+            kind("python3", "-W ignore::DeprecationWarning -c X"),
+            "inline X"
+        );
         assert_eq!(kind("python3", "-X dev -X utf8=1 -IBc X"), "inline X");
         assert_eq!(kind("python3", "-c X --no-such-option"), "inline X");
         assert_eq!(kind("python3", "-m pytest"), "module pytest");
