@@ -677,7 +677,9 @@ pub fn history(data: &[u8]) {
                 what()
             ),
             Kind::Command(command) => {
-                if matches!(format, Format::Lines | Format::Bash) {
+                // bash keeps a multi-line entry whole once it writes
+                // timestamps; plain lines are one line each.
+                if format == Format::Lines {
                     assert!(
                         !command.trim().is_empty() && !command.contains('\n'),
                         "command {command:?} in {}",
@@ -694,8 +696,16 @@ pub fn history(data: &[u8]) {
             }
             Kind::Edit { tool, .. } => assert!(
                 format == Format::Claude
-                    && ["Write", "Edit", "MultiEdit", "NotebookEdit"].contains(&tool.as_str()),
+                    && ["Write", "Edit", "MultiEdit", "NotebookEdit", "Read"]
+                        .contains(&tool.as_str())
+                    || format == Format::Claude
+                        && ["write", "edit", "multiedit", "read"].contains(&tool.as_str()),
                 "edit by {tool:?} in {}",
+                what()
+            ),
+            Kind::Search { tool, .. } => assert!(
+                format == Format::Claude && ["Grep", "grep"].contains(&tool.as_str()),
+                "search by {tool:?} in {}",
                 what()
             ),
             Kind::Typed(_) => assert!(format == Format::Claude, "typed command in {}", what()),
