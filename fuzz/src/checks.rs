@@ -648,9 +648,9 @@ const LATEST_EPOCH: i64 = 7_258_118_400;
 
 /// Byte 0 picks a format, the rest is the file: `history::read` returns
 /// `Ok` (the reader cannot fail) and every record is well-formed: its line
-/// is within the file, a broken record says why, a command of a
+/// is within the file, a broken record says why, a command of the
 /// one-line-per-command format is one non-blank line, a timestamp of the
-/// shell formats is an epoch in range, an edit names an edit tool.
+/// shell formats is an epoch in range, an edit or search names its tool.
 /// `history::detect` answers for the bytes, with and without a file name.
 pub fn history(data: &[u8]) {
     let Some((&pick, file)) = data.split_first() else {
@@ -696,10 +696,18 @@ pub fn history(data: &[u8]) {
             }
             Kind::Edit { tool, .. } => assert!(
                 format == Format::Claude
-                    && ["Write", "Edit", "MultiEdit", "NotebookEdit", "Read"]
-                        .contains(&tool.as_str())
-                    || format == Format::Claude
-                        && ["write", "edit", "multiedit", "read"].contains(&tool.as_str()),
+                    && [
+                        "Write",
+                        "Edit",
+                        "MultiEdit",
+                        "NotebookEdit",
+                        "Read",
+                        "write",
+                        "edit",
+                        "multiedit",
+                        "read",
+                    ]
+                    .contains(&tool.as_str()),
                 "edit by {tool:?} in {}",
                 what()
             ),
