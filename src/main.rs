@@ -9,7 +9,7 @@
 
 use portcullis::hook::{self, HookOptions, Host};
 use portcullis::{Location, Verdict, history, limits, render, rules};
-use std::io::{self, BufRead, Read, Write};
+use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -346,11 +346,9 @@ fn replay_command(args: &[String]) -> Result<u8, CliError> {
                     .map_err(|e| io::Error::new(e.kind(), format!("cannot open {source}: {e}")))?,
             )
         };
-        let mut reader = io::BufReader::with_capacity(64 * 1024, reader);
-        let head = reader.fill_buf()?.to_vec();
+        let reader = io::BufReader::with_capacity(64 * 1024, reader);
         let path = (source != "-").then(|| std::path::Path::new(source));
-        let format = forced.unwrap_or_else(|| history::detect(path, &head));
-        Ok((format, Box::new(reader)))
+        history::open(path, reader, forced)
     };
     // Both cores (or as many as there are, up to eight) judge in parallel;
     // output stays in input order.
@@ -382,11 +380,7 @@ fn replay_command(args: &[String]) -> Result<u8, CliError> {
         .and_then(|()| out.flush())
         .map_err(|e| CliError(format!("cannot write stdout: {e}")))?;
     // `--fail-on`: a non-zero exit for CI when any command reached it.
-    let reached = common.fail_on.is_some_and(|floor| {
-        [Verdict::Signed, Verdict::Blocked]
-            .iter()
-            .any(|v| *v >= floor && summary.counts[*v as usize] > 0)
-    });
+    let reached = common.fail_on.is_some_and(|floor| summary.reaches(floor));
     Ok(if reached { 1 } else { 0 })
 }
 

@@ -28,6 +28,8 @@ pub struct Listed {
     pub line: usize,
     /// When it ran, if the history says.
     pub timestamp: Option<String>,
+    /// The verdict.
+    pub verdict: Verdict,
     /// The rule.
     pub rule: String,
     /// The command (clipped).
@@ -44,6 +46,10 @@ pub struct Summary {
     pub typed: usize,
     /// Lines that could not be read.
     pub broken: usize,
+    /// Of those, lines that may hold a command that was not judged as the
+    /// history wrote it (the part of it that could be read is judged on its
+    /// own), by that reading's verdict, which is at least SIGNED.
+    pub unjudged: [usize; 4],
     /// How often each top rule decided.
     pub rules: HashMap<String, usize>,
     /// Verbs the lexicon does not know, by count.
@@ -54,6 +60,9 @@ pub struct Summary {
     pub unparsable: Vec<Listed>,
     /// Unreadable lines (up to [`MAX_LISTED`]).
     pub unreadable: Vec<Listed>,
+    /// Lines that may hold a command that was not judged (up to
+    /// [`MAX_LISTED`]).
+    pub unjudged_lines: Vec<Listed>,
 }
 
 /// One replay run: the laws of each working folder, read once, and the
@@ -133,13 +142,28 @@ impl Replay {
         let (shown, decision) = match &record.kind {
             Kind::Command(command) | Kind::Typed(command) => (
                 Cow::Borrowed(command.as_str()),
-                engine::evaluate_in(command, location, laws),
+                judge_command(command, location, laws),
             ),
             Kind::Edit { tool, path } => (
                 Cow::Owned(format!("{tool} {path}")),
-                engine::evaluate_edit(EditKind::Write, path, location, laws),
+                engine::evaluate_edit(edit_kind(tool), path, location, laws),
             ),
-            Kind::Broken(why) => (Cow::Borrowed(""), unreadable(record.line, why)),
+            Kind::Search { tool, path, glob } => (
+                Cow::Owned(match glob {
+                    Some(glob) => {
+                        format!("{tool} {} --glob {glob}", path.as_deref().unwrap_or("."))
+                    }
+                    None => format!("{tool} {}", path.as_deref().unwrap_or(".")),
+                }),
+                engine::evaluate_search(path.as_deref(), glob.as_deref(), location, laws),
+            ),
+            Kind::Broken(why) => match &record.salvage {
+                None => (Cow::Borrowed(""), unreadable(record.line, why)),
+                Some(texts) => (
+                    Cow::Owned(texts.join("\n")),
+                    unjudged(record.line, why, texts, location, laws),
+                ),
+            },
         };
         self.count(file, record, &decision, &shown);
         (decision, shown)
@@ -152,6 +176,7 @@ impl Replay {
             file: file.to_string(),
             line: record.line,
             timestamp: record.timestamp.clone(),
+            verdict: decision.verdict(),
             rule: top.rule.clone(),
             command: crate::limits::clip(shown, 200).to_string(),
         };
@@ -162,6 +187,19 @@ impl Replay {
                     command: why.clone(),
                     ..listed()
                 });
+            }
+            if record.salvage.is_some() {
+                summary.unjudged[decision.verdict() as usize] += 1;
+                if summary.unjudged_lines.len() < MAX_LISTED {
+                    summary.unjudged_lines.push(Listed {
+                        command: crate::limits::clip(
+                            &format!("{why}; read as: {}", shown.replace('\n', "\\n")),
+                            200,
+                        )
+                        .to_string(),
+                        ..listed()
+                    });
+                }
             }
             return;
         }
@@ -193,6 +231,58 @@ impl Replay {
             }
         }
     }
+}
+
+/// Which edit-tool request a file tool makes: `Read` reads, the others
+/// (`Write`, `Edit`, `MultiEdit`, `NotebookEdit`) write.
+fn edit_kind(tool: &str) -> EditKind {
+    if tool.eq_ignore_ascii_case("read") {
+        EditKind::Read
+    } else {
+        EditKind::Write
+    }
+}
+
+/// Judges a command. A command of several lines that does not parse as a
+/// whole (a history entry joined wrongly, a quote left open) is also judged
+/// line by line, and the strictest finding wins: a line of it is never
+/// hidden inside a string that was never closed.
+fn judge_command(command: &str, location: &Location, laws: &mut Laws) -> Decision {
+    let decision = engine::evaluate_in(command, location, laws);
+    if !command.contains('\n') || !decision.top.rule.starts_with("parse.") {
+        return decision;
+    }
+    let mut findings = decision.findings;
+    for line in command.lines().filter(|l| !l.trim().is_empty()).take(1_000) {
+        findings.extend(engine::evaluate_in(line, location, laws).findings);
+    }
+    Decision::from_findings(findings, command)
+}
+
+/// A line that could not be read but may hold a command: SIGNED
+/// `parse.encoding` with its line, or stricter when what could be read of
+/// it (`texts`) is judged stricter on its own.
+fn unjudged(
+    line: usize,
+    why: &str,
+    texts: &[String],
+    location: &Location,
+    laws: &mut Laws,
+) -> Decision {
+    let mut findings = unreadable(
+        line,
+        &format!(
+            "{why}; it may hold a command that was not judged as written ({} text{} read from it judged on {})",
+            texts.len(),
+            if texts.len() == 1 { "" } else { "s" },
+            if texts.len() == 1 { "its own" } else { "their own" },
+        ),
+    )
+    .findings;
+    for text in texts {
+        findings.extend(judge_command(text, location, laws).findings);
+    }
+    Decision::from_findings(findings, "")
 }
 
 /// A line that could not be read: SIGNED `parse.encoding`, with its line.
@@ -231,10 +321,16 @@ pub fn row(decision: &Decision, shown: &str, file: &str, record: &Record) -> Val
             Kind::Typed(_) => {
                 map.insert("typed".into(), true.into());
             }
-            Kind::Edit { tool, .. } => {
+            Kind::Edit { tool, .. } | Kind::Search { tool, .. } => {
                 map.insert("tool".into(), tool.clone().into());
             }
-            _ => {}
+            Kind::Broken(_) => {
+                map.insert("unreadable".into(), true.into());
+                if record.salvage.is_some() {
+                    map.insert("unjudged".into(), true.into());
+                }
+            }
+            Kind::Command(_) => {}
         }
     }
     value
@@ -264,8 +360,10 @@ impl Summary {
             }
         };
         let mut out = format!(
-            "{total} commands read ({} typed by the person, never passed a hook); {} lines unreadable\n",
-            self.typed, self.broken
+            "{total} commands read ({} typed by the person, never passed a hook); {} lines unreadable, {} of them may hold a command that was not judged\n",
+            self.typed,
+            self.broken,
+            self.unjudged_count()
         );
         for verdict in [
             Verdict::Free,
@@ -333,7 +431,39 @@ impl Summary {
                 out.push_str(&format!("  {}:{}  {}\n", u.file, u.line, u.command));
             }
         }
+        let unjudged = self.unjudged_count();
+        if unjudged > 0 {
+            out.push_str(&format!(
+                "\nlines that may hold a command that was not judged ({unjudged}; --fail-on counts each at least SIGNED, and BLOCKED when what could be read of it is):\n"
+            ));
+            for u in self.unjudged_lines.iter().take(50) {
+                out.push_str(&format!(
+                    "  {}:{}  {} {}  {}\n",
+                    u.file, u.line, u.verdict, u.rule, u.command
+                ));
+            }
+            if unjudged > self.unjudged_lines.len().min(50) {
+                out.push_str(&format!(
+                    "  … and {} more (--summary-json lists up to {MAX_LISTED})\n",
+                    unjudged - self.unjudged_lines.len().min(50)
+                ));
+            }
+        }
         out
+    }
+
+    /// Lines that may hold a command that was not judged.
+    pub fn unjudged_count(&self) -> usize {
+        self.unjudged.iter().sum()
+    }
+
+    /// Whether anything reached `floor` (`--fail-on`): a judged command, or
+    /// a line that may hold a command that was not judged, counted at the
+    /// verdict of what could be read of it and at least SIGNED.
+    pub fn reaches(&self, floor: Verdict) -> bool {
+        [Verdict::Signed, Verdict::Blocked].iter().any(|v| {
+            *v >= floor && (self.counts[*v as usize] > 0 || self.unjudged[*v as usize] > 0)
+        })
     }
 
     /// The summary as one JSON object (`--summary-json`).
@@ -341,13 +471,18 @@ impl Summary {
         let listed = |items: &[Listed]| -> Vec<Value> {
             items
                 .iter()
-                .map(|l| json!({"file": l.file, "line": l.line, "timestamp": l.timestamp, "rule": l.rule, "command": l.command}))
+                .map(|l| json!({"file": l.file, "line": l.line, "timestamp": l.timestamp, "verdict": l.verdict.as_str(), "rule": l.rule, "command": l.command}))
                 .collect()
         };
         json!({
             "commands": self.total(),
             "typed": self.typed,
             "unreadable": self.broken,
+            "unjudged": self.unjudged_count(),
+            "unjudged_verdicts": {
+                "SIGNED": self.unjudged[Verdict::Signed as usize],
+                "BLOCKED": self.unjudged[Verdict::Blocked as usize],
+            },
             "verdicts": {
                 "FREE": self.counts[Verdict::Free as usize],
                 "SIGNED": self.counts[Verdict::Signed as usize],
@@ -359,6 +494,7 @@ impl Summary {
             "blocked": listed(&self.blocked),
             "unparsable": listed(&self.unparsable),
             "unreadable_lines": listed(&self.unreadable),
+            "unjudged_lines": listed(&self.unjudged_lines),
         })
     }
 }
@@ -371,6 +507,9 @@ impl Summary {
         }
         self.typed += other.typed;
         self.broken += other.broken;
+        for (mine, theirs) in self.unjudged.iter_mut().zip(other.unjudged) {
+            *mine += theirs;
+        }
         for (map, from) in [
             (&mut self.rules, other.rules),
             (&mut self.unknown_verbs, other.unknown_verbs),
@@ -385,6 +524,7 @@ impl Summary {
             (&mut self.blocked, other.blocked),
             (&mut self.unparsable, other.unparsable),
             (&mut self.unreadable, other.unreadable),
+            (&mut self.unjudged_lines, other.unjudged_lines),
         ] {
             let room = MAX_LISTED.saturating_sub(list.len());
             list.extend(from.into_iter().take(room));

@@ -648,9 +648,9 @@ const LATEST_EPOCH: i64 = 7_258_118_400;
 
 /// Byte 0 picks a format, the rest is the file: `history::read` returns
 /// `Ok` (the reader cannot fail) and every record is well-formed: its line
-/// is within the file, a broken record says why, a command of a
+/// is within the file, a broken record says why, a command of the
 /// one-line-per-command format is one non-blank line, a timestamp of the
-/// shell formats is an epoch in range, an edit names an edit tool.
+/// shell formats is an epoch in range, an edit or search names its tool.
 /// `history::detect` answers for the bytes, with and without a file name.
 pub fn history(data: &[u8]) {
     let Some((&pick, file)) = data.split_first() else {
@@ -677,7 +677,9 @@ pub fn history(data: &[u8]) {
                 what()
             ),
             Kind::Command(command) => {
-                if matches!(format, Format::Lines | Format::Bash) {
+                // bash keeps a multi-line entry whole once it writes
+                // timestamps; plain lines are one line each.
+                if format == Format::Lines {
                     assert!(
                         !command.trim().is_empty() && !command.contains('\n'),
                         "command {command:?} in {}",
@@ -694,8 +696,24 @@ pub fn history(data: &[u8]) {
             }
             Kind::Edit { tool, .. } => assert!(
                 format == Format::Claude
-                    && ["Write", "Edit", "MultiEdit", "NotebookEdit"].contains(&tool.as_str()),
+                    && [
+                        "Write",
+                        "Edit",
+                        "MultiEdit",
+                        "NotebookEdit",
+                        "Read",
+                        "write",
+                        "edit",
+                        "multiedit",
+                        "read",
+                    ]
+                    .contains(&tool.as_str()),
                 "edit by {tool:?} in {}",
+                what()
+            ),
+            Kind::Search { tool, .. } => assert!(
+                format == Format::Claude && ["Grep", "grep"].contains(&tool.as_str()),
+                "search by {tool:?} in {}",
                 what()
             ),
             Kind::Typed(_) => assert!(format == Format::Claude, "typed command in {}", what()),

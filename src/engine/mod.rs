@@ -53,7 +53,10 @@ pub const RULE_FAMILIES: &[(&str, &str)] = &[
         "parse.too-many",
         "BLOCKED: more simple commands than the limit",
     ),
-    ("parse.encoding", "SIGNED: a replayed line is not UTF-8"),
+    (
+        "parse.encoding",
+        "SIGNED: a replayed line could not be read (not UTF-8, not JSON, not the history's format)",
+    ),
     ("parse.unsupported", "SIGNED: the parser could not run"),
     ("write.redirect", "SIGNED: a redirection writes a file"),
     (
