@@ -1,0 +1,485 @@
+//! The verb stage: one peeled argv whose first word is the program in,
+//! findings out. Each step is a method of its own, run in this order: a
+//! function defined in the line, `cd`, a script run by path, the inline
+//! code lanes, `source`, commands run elsewhere (`ssh`, `find -exec`), the
+//! blocked floor, the lexicon (its class, unknown options, option values
+//! that are code, project recipes), and the write targets for the path law.
+//!
+//! It may touch only the [`Run`] it is given: findings, notes, the links and
+//! the laws.
+
+use super::code::ScriptKind;
+use super::{Run, Site, suffix};
+use crate::floor::{self, Invocation};
+use crate::law::Reach;
+use crate::lexicon::{self, Classified, Written};
+use crate::limits;
+use crate::paths::Location;
+use crate::peel;
+use crate::shell::{self, Word};
+use crate::verdict::{Effect, Verdict};
+use std::borrow::Cow;
+use std::path::PathBuf;
+
+/// The wrappers peeled around a verb: the strictest class among them and
+/// the wrapper that has it (`sudo`, `nohup`).
+#[derive(Clone, Copy)]
+pub(super) struct Wrapping {
+    pub class: Effect,
+    pub wrapper: Option<&'static str>,
+}
+
+/// A command as the write-target step reads it: the verb, its arguments
+/// as written, and the words the lexicon classified (`find` without its
+/// `-exec` commands).
+struct Target<'w> {
+    verb: &'w str,
+    args: &'w [Word],
+    words: &'w [Word],
+}
+
+impl Run<'_> {
+    /// Judges `words` (the verb first) at `site`; `cwd` is the shell's
+    /// folder (changed by `cd`), `local_cwd` this command's own (`git -C`,
+    /// `env -C`).
+    pub(super) fn verb(
+        &mut self,
+        words: &[Word],
+        site: &Site,
+        depth: usize,
+        cwd: &mut Option<PathBuf>,
+        local_cwd: Option<PathBuf>,
+        wrapping: Wrapping,
+    ) {
+        let part = site.command.text.as_str();
+        let runner = self.runner.take();
+        let wrapped = std::mem::take(&mut self.wrapped);
+        let head = &words[0];
+        if head.dynamic {
+            self.dynamic_verb(head, part, depth);
+            return;
+        }
+        let written = head.value.as_str();
+        self.unclosed_conditional(words, part);
+        if self.function_call(written, site, wrapped, depth) {
+            return;
+        }
+        if matches!(written, "cd" | "pushd" | "popd") {
+            self.change_folder(written, words, cwd, part, depth);
+            return;
+        }
+        let (verb, is_script) = peel::verb_of(written);
+        let is_script = is_script && !self.is_project_tool(written, local_cwd.as_deref());
+        if is_script && self.script_by_path(written, head, site, depth, local_cwd.clone()) {
+            self.wrapper_floor(wrapping.wrapper, wrapping.class, Effect::Inspect, part);
+            return;
+        }
+        let args = &words[1..];
+        self.secret_reads(verb, args, part, depth, local_cwd.as_deref());
+        self.definitions(verb, args, part, depth, local_cwd.clone());
+        let local_cwd = if verb == "git" {
+            peel::git_cwd(args, self.location, local_cwd)
+        } else {
+            local_cwd
+        };
+        let interpreter = lexicon::lookup(verb).map_or(verb, |s| s.name());
+        self.in_place_edits(interpreter, args, part, depth, local_cwd.clone());
+        if crate::inline::route::is_interpreter(interpreter)
+            && self.code_route(interpreter, args, site, depth, local_cwd.clone())
+        {
+            self.wrapper_floor(wrapping.wrapper, wrapping.class, Effect::Inspect, part);
+            return;
+        }
+        if matches!(verb, "source" | ".")
+            && let Some(file) = args.first()
+        {
+            let how = if verb == "." { "." } else { "source" };
+            self.program_file(how, file, site, depth, local_cwd.clone());
+            return;
+        }
+        self.runs_elsewhere(verb, args, site, depth, &local_cwd);
+        self.command_floor(verb, args, site, depth, &local_cwd);
+        let verb_words: Cow<[Word]> = if verb == "find" {
+            Cow::Owned(peel::strip_find_exec(words))
+        } else {
+            Cow::Borrowed(words)
+        };
+        let Some(classified) = lexicon::classify(verb, &verb_words) else {
+            self.unlisted_verb(verb, runner, is_script, wrapping, part, depth);
+            return;
+        };
+        let classified = refined_by_program(classified, args);
+        let effect = classified.effect;
+        self.note(depth, || {
+            format!("lexicon: {} ({})", classified.rule, effect.as_str())
+        });
+        self.unknown_options(&classified, &verb_words, part, depth);
+        self.option_scripts(&classified, &verb_words, part, depth, local_cwd.clone());
+        let tool = classified.path.first().map_or(verb, |p| &**p);
+        let recipes_read =
+            !is_script && self.project_recipes(tool, args, site, depth, local_cwd.clone());
+        if !is_script && !recipes_read {
+            self.lexicon_finding(&classified, part);
+        }
+        self.wrapper_floor(wrapping.wrapper, wrapping.class, effect, part);
+        self.frozen_dependencies(verb, args, part, depth);
+        self.copies_into_folder(verb, args, part, depth, local_cwd.clone());
+        self.extraction_folder(verb, args, part, depth, local_cwd.clone());
+        self.patched_files(verb, args, site, depth, local_cwd.clone());
+        self.rewrites_in_place(&classified, &verb_words, part, depth, local_cwd.clone());
+        let target = Target {
+            verb,
+            args,
+            words: &verb_words,
+        };
+        self.written_targets(&target, &classified, part, depth, local_cwd);
+    }
+
+    /// `time [[`: a conditional that never closes, which bash rejects.
+    fn unclosed_conditional(&mut self, words: &[Word], part: &str) {
+        let head = &words[0];
+        if head.value == "[[" && head.source == "[[" && words.last().is_none_or(|w| w.value != "]]")
+        {
+            self.find(
+                Verdict::Signed,
+                "parse.error",
+                "the command does not parse as shell: `[[` without `]]`".into(),
+                "Rewrite the command in plain shell (one command per line, quotes closed) so it can be checked.",
+                part,
+            );
+        }
+    }
+
+    /// A function defined earlier in the line, as bash resolves it there
+    /// (`shell::Callee`). A wrapper (`command rm`, `sudo rm`, `env rm`) runs
+    /// the program, never a function of that name. Returns true when the
+    /// name is surely the function (nothing more to judge); a name that
+    /// may or may not be one is judged both ways.
+    fn function_call(&mut self, written: &str, site: &Site, wrapped: bool, depth: usize) -> bool {
+        let callee = match site.command.words.first() {
+            Some(first) if !wrapped && first.value == written => site.command.callee,
+            _ => shell::Callee::Program,
+        };
+        if callee == shell::Callee::Program {
+            return false;
+        }
+        self.note(depth, || match callee {
+            shell::Callee::Function => {
+                format!("verb: {written} is a function defined in this command")
+            }
+            _ => format!("verb: {written} may be a function or a program: judged as both"),
+        });
+        self.find(
+            Verdict::Free,
+            "verb.function",
+            format!("calls {written}, defined in this command"),
+            "",
+            &site.command.text,
+        );
+        callee == shell::Callee::Function
+    }
+
+    /// `cd`, `pushd`, `popd`: the shell's folder changes. Their options
+    /// (`cd -P dir`) are read as any verb's: one they do not have is not
+    /// free, and the folder is the first operand.
+    fn change_folder(
+        &mut self,
+        written: &str,
+        words: &[Word],
+        cwd: &mut Option<PathBuf>,
+        part: &str,
+        depth: usize,
+    ) {
+        let classified = lexicon::classify(written, words);
+        if let Some(classified) = &classified {
+            self.unknown_options(classified, words, part, depth);
+        }
+        let operand = classified
+            .as_ref()
+            .and_then(|c| c.operands.first())
+            .and_then(|&i| words.get(i));
+        let location = self.location;
+        *cwd = match (written, operand) {
+            ("popd", _) => None,
+            (_, None) => location.home.clone(),
+            (_, Some(dir)) if dir.value == "-" => None,
+            (_, Some(dir)) => location.resolve_in(dir, cwd.as_deref()).path,
+        };
+        self.note(depth, || match cwd.as_deref() {
+            Some(dir) => format!("cd: now in {}", dir.display()),
+            None => "cd: the folder is now unknown".to_string(),
+        });
+        self.find(
+            Verdict::Free,
+            "lexicon.cd",
+            "cd changes folder".into(),
+            "",
+            part,
+        );
+    }
+
+    /// A program run by path (`./run.sh`, `tests/runtests.py`): its
+    /// content is read where a lane can (true: judged), else the command
+    /// is exec and the lexicon still judges its name.
+    fn script_by_path(
+        &mut self,
+        written: &str,
+        head: &Word,
+        site: &Site,
+        depth: usize,
+        local_cwd: Option<PathBuf>,
+    ) -> bool {
+        if self.script_file(written, ScriptKind::ByName, head, site, depth, local_cwd) {
+            return true;
+        }
+        self.note(depth, || {
+            format!("verb: {written} is a program run by path")
+        });
+        self.find(
+            Effect::Exec.verdict(),
+            "verb.exec",
+            format!("runs {written}, whose content portcullis does not check"),
+            Effect::Exec.remediation(),
+            &site.command.text,
+        );
+        false
+    }
+
+    /// Commands this one runs somewhere else: `ssh host CMD…` on the other
+    /// machine (the floor holds there as here), `ssh -o ProxyCommand=…` and
+    /// `scp -S prog` on this one, and `find -exec`'s commands.
+    fn runs_elsewhere(
+        &mut self,
+        verb: &str,
+        args: &[Word],
+        site: &Site,
+        depth: usize,
+        local_cwd: &Option<PathBuf>,
+    ) {
+        let part = site.command.text.as_str();
+        if verb == "ssh"
+            && let Some(remote) = peel::ssh_remote_command(args)
+        {
+            self.note(depth, || format!("ssh runs remotely: {}", remote.value));
+            if remote.dynamic {
+                self.find(
+                    Verdict::Signed,
+                    "parse.dynamic-script",
+                    "ssh runs a remote command only known when the command runs".into(),
+                    "Write the remote command out literally so it can be checked.",
+                    part,
+                );
+            } else {
+                self.script(&remote.value, depth + 1, None);
+            }
+        }
+        for local in floor::ssh_local_commands(verb, args) {
+            self.note(depth, || format!("{verb} runs locally: {local}"));
+            self.find(
+                Effect::Exec.verdict(),
+                "verb.exec",
+                format!("{verb} runs `{}` on this machine", limits::clip(&local, 80)),
+                Effect::Exec.remediation(),
+                part,
+            );
+            self.script(&local, depth + 1, local_cwd.clone());
+        }
+        if verb == "find" {
+            for inner in peel::find_exec_commands(args) {
+                self.note(depth, || "find -exec runs:".to_string());
+                let mut inner_cwd = local_cwd.clone();
+                self.words(Cow::Owned(inner), site, depth + 1, &mut inner_cwd);
+            }
+        }
+    }
+
+    /// The blocked floor on the command, then the links it makes
+    /// (`ln -s ~ h`) are recorded for later commands. Case-insensitive file
+    /// systems (macOS) run `RM` as `rm`: the floor judges the name as such
+    /// a system would find it.
+    fn command_floor(
+        &mut self,
+        verb: &str,
+        args: &[Word],
+        site: &Site,
+        depth: usize,
+        local_cwd: &Option<PathBuf>,
+    ) {
+        let floor_verb = verb.to_ascii_lowercase();
+        let floor_location = Location {
+            cwd: local_cwd.clone(),
+            home: self.location.home.clone(),
+        };
+        let invocation = Invocation {
+            verb: &floor_verb,
+            args,
+            location: &floor_location,
+            links: &self.links,
+            site: Some((site.script, site.command)),
+        };
+        for rule in floor::check_command(&invocation) {
+            self.floor(rule, &site.command.text, depth);
+        }
+        self.links.record(&floor_verb, args, &floor_location);
+    }
+
+    /// A verb the lexicon does not list: the class of the runner that
+    /// fetched it (`npx`), or UNKNOWN (with the wrappers' own class, where
+    /// stricter). A script run by path was judged already.
+    fn unlisted_verb(
+        &mut self,
+        verb: &str,
+        runner: Option<&'static crate::rules::Wrapper>,
+        is_script: bool,
+        wrapping: Wrapping,
+        part: &str,
+        depth: usize,
+    ) {
+        if let Some((w, class)) = runner.and_then(|w| w.unknown.map(|c| (w, c))) {
+            self.find(
+                class.verdict(),
+                &format!("wrapper.{}", w.name),
+                format!(
+                    "{} runs {verb}, which portcullis does not know{}",
+                    w.name,
+                    suffix(w.note)
+                ),
+                class.remediation(),
+                part,
+            );
+            return;
+        }
+        if is_script {
+            return;
+        }
+        self.note(depth, || format!("verb: {verb} is not in the lexicon"));
+        if wrapping.class.verdict() > Verdict::Unknown {
+            self.wrapper_floor(wrapping.wrapper, wrapping.class, Effect::Inspect, part);
+        }
+        self.find(
+            Verdict::Unknown,
+            "unknown.verb",
+            format!("{verb} is not in portcullis's lexicon"),
+            "portcullis cannot vouch for this program; the host's permission prompt decides.",
+            part,
+        );
+    }
+
+    /// The lexicon's finding: the command's class, with the flag that set
+    /// it.
+    fn lexicon_finding(&mut self, classified: &Classified, part: &str) {
+        let effect = classified.effect;
+        let command = match classified.flag {
+            Some(flag) => format!("{} {flag}", classified.path.join(" ")),
+            None => classified.path.join(" "),
+        };
+        self.find(
+            effect.verdict(),
+            &classified.rule,
+            format!(
+                "{command} is classed {}{}",
+                effect.as_str(),
+                suffix(classified.note)
+            ),
+            effect.remediation(),
+            part,
+        );
+    }
+
+    /// Every file the command writes, for the path law: the lexicon's
+    /// write operands and option values (`sort -o F`, `--output=F`,
+    /// `-oF`), and the working folder for commands that write into it
+    /// (`tar -x`).
+    fn written_targets(
+        &mut self,
+        target: &Target,
+        classified: &Classified,
+        part: &str,
+        depth: usize,
+        cwd: Option<PathBuf>,
+    ) {
+        let Target {
+            verb,
+            args,
+            words: verb_words,
+        } = *target;
+        let reach = crate::law::reach_of(verb, args);
+        let sed_script = sed_script_operand(classified, verb_words);
+        for write in &classified.writes {
+            if matches!(write, Written::Arg(i) if Some(*i) == sed_script) {
+                continue;
+            }
+            // `mv a b`: the sources go away whole; the destination is
+            // written, not emptied. Files written into the working folder
+            // (`tar -x`, `patch`): the folder itself is judged; rules
+            // covering it cover them.
+            let last = classified.writes.last() == Some(write);
+            let into_cwd = matches!(write, Written::Cwd);
+            let reach = if verb == "mv" && last || into_cwd {
+                Some(Reach::Path)
+            } else {
+                reach
+            };
+            if let (Some(word), Some(reach)) = (written_word(write, verb_words), reach) {
+                if verb == "git" && !word.glob && word.value.contains(['*', '?', '[']) {
+                    self.git_pathspec(&word, cwd.as_deref(), part, depth);
+                }
+                self.write_target(&word, cwd.clone(), reach, part, depth);
+            }
+        }
+    }
+}
+
+/// The class awk and sed take from their program (`awk '{system(…)}'`,
+/// `sed 'w f'`), where stricter than the lexicon's.
+fn refined_by_program(mut classified: Classified, args: &[Word]) -> Classified {
+    let program = match classified.spec.name() {
+        "awk" | "gawk" | "mawk" | "nawk" => crate::programs::awk(args),
+        "sed" | "gsed" => crate::programs::sed(args),
+        _ => None,
+    };
+    if let Some(found) = program.filter(|p| p.effect.rank() > classified.effect.rank()) {
+        classified.effect = found.effect;
+        classified.rule = format!("lexicon.{}.{}", classified.spec.name(), found.id);
+        classified.note = found.note;
+    }
+    classified
+}
+
+/// `sed -i SCRIPT FILE…`: without `-e` or `-f` the first operand is the
+/// script, not a file; its index.
+fn sed_script_operand(classified: &Classified, words: &[Word]) -> Option<usize> {
+    let given_apart = words.iter().any(|w| {
+        matches!(w.value.as_str(), "-e" | "--expression" | "-f" | "--file")
+            || w.value.starts_with("--expression=")
+            || w.value.starts_with("--file=")
+    });
+    if classified.spec.name() != "sed" || given_apart {
+        return None;
+    }
+    classified.operands.first().copied()
+}
+
+/// The word a write names: an operand, the value of `KEY=VALUE`, the rest
+/// of an option with its value attached (`-oFILE`), or `.` for the working
+/// folder.
+fn written_word(write: &Written, words: &[Word]) -> Option<Word> {
+    match *write {
+        Written::Arg(i) => words.get(i).cloned(),
+        Written::KeyValue(i) => words.get(i).map(|w| {
+            let mut v = w.clone();
+            v.value = w
+                .value
+                .split_once('=')
+                .map(|(_, v)| v.to_string())
+                .unwrap_or_default();
+            v
+        }),
+        Written::Attached(i, at) => words.get(i).map(|w| {
+            let mut v = w.clone();
+            v.value = w.value.get(at..).unwrap_or_default().to_string();
+            v
+        }),
+        Written::Cwd => Some(Word::literal(".")),
+    }
+}
