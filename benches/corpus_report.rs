@@ -91,7 +91,7 @@ fn main() {
             if !decision
                 .findings
                 .iter()
-                .any(|f| f.rule.starts_with("parse."))
+                .any(|f| f.rule.family() == portcullis::rule_id::Family::Parse)
             {
                 clean += 1;
             }

@@ -6,6 +6,7 @@
 //! those writes land: that is the floor's and the path law's job.
 
 use crate::options::{self, Value};
+use crate::rule_id::RuleId;
 use crate::rules::{self, FlagRule, FlagWrites, Operands, Spec};
 use crate::shell::Word;
 use crate::verdict::Effect;
@@ -30,7 +31,7 @@ pub struct Classified {
     /// The class that decides the verdict.
     pub effect: Effect,
     /// `lexicon.<verb>[.<sub>…][.<flag>]`.
-    pub rule: String,
+    pub rule: RuleId,
     /// The verb and subcommands matched (`["git", "push"]`).
     pub path: Vec<&'static str>,
     /// The deepest spec matched.
@@ -209,14 +210,9 @@ pub fn classify(verb: &str, argv: &[Word]) -> Option<Classified> {
     {
         maybe_options.clear();
     }
-    let mut rule = format!("lexicon.{}", path.join("."));
-    let mut note = spec.note();
-    if let Some(flag) = decided_by {
-        rule.push('.');
-        rule.push_str(flag.id.get());
-        // The verb's own note describes the verb, not the flag that decided.
-        note = flag.note.get();
-    }
+    let rule = RuleId::lexicon(&path, decided_by.map(|f| f.id.get()));
+    // The verb's own note describes the verb, not the flag that decided.
+    let note = decided_by.map_or(spec.note(), |flag| flag.note.get());
     let flag = decided_by.and_then(|f| f.spellings.iter().next());
     Some(Classified {
         effect,
@@ -256,7 +252,7 @@ mod tests {
     fn class(line: &str) -> (Effect, String) {
         let argv = words(line);
         let c = classify(&argv[0].value, &argv).expect("known verb");
-        (c.effect, c.rule)
+        (c.effect, c.rule.to_string())
     }
 
     #[test]

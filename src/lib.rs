@@ -46,6 +46,7 @@ pub mod programs;
 pub mod recipes;
 pub mod render;
 pub mod replay;
+pub mod rule_id;
 pub mod rules;
 pub mod secrets;
 pub mod settings;
@@ -54,4 +55,5 @@ pub mod verdict;
 
 pub use engine::{evaluate, explain};
 pub use paths::Location;
+pub use rule_id::RuleId;
 pub use verdict::{Decision, Effect, Finding, Verdict};

@@ -394,6 +394,23 @@ fn peel_wrapper(w: &'static Wrapper, words: &[Word], fed: Option<&Fed>) -> Step 
     {
         given_arguments = Some(words.clone());
     }
+    // Where the words are appended, the command is judged as written too
+    // (plain xargs runs it so when stdin is empty, as a later change to
+    // the line may make it): the stricter reading wins. Where one line
+    // takes the place of `{}`, no line runs nothing.
+    let also_as_written = given_arguments.is_some() && fed.is_some();
+    let as_written = inner.clone();
+    let fed_finish = |expanded: Vec<Word>, cwd: Option<Word>, appended: bool| {
+        let main = finish(w, expanded, cwd);
+        if also_as_written && appended {
+            Step::Either {
+                main: Box::new(main),
+                also: as_written.clone(),
+            }
+        } else {
+            main
+        }
+    };
     // One operand with blanks (`watch 'git status'`) is only a script: no
     // program is called `git status`.
     if w.mode == WrapperMode::Join
@@ -446,7 +463,7 @@ fn peel_wrapper(w: &'static Wrapper, words: &[Word], fed: Option<&Fed>) -> Step 
                     expanded.push(word.clone());
                 }
             }
-            return finish(w, expanded, cwd);
+            return fed_finish(expanded, cwd, false);
         }
         let mut replaced = false;
         if let Some(placeholder) = placeholder.filter(|p| !p.is_empty()) {
@@ -459,6 +476,7 @@ fn peel_wrapper(w: &'static Wrapper, words: &[Word], fed: Option<&Fed>) -> Step 
         }
         if let Some(arguments) = given_arguments.take().filter(|_| !replaced) {
             inner.extend(arguments);
+            return fed_finish(inner, cwd, true);
         } else if !replaced {
             let as_written = inner.clone();
             if let Some(fed) = fed.filter(|f| !f.complete) {

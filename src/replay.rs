@@ -9,6 +9,7 @@ use crate::engine::{self, EditKind};
 use crate::history::{self, Kind, Record};
 use crate::law::Laws;
 use crate::paths::Location;
+use crate::rule_id::Family;
 use crate::verdict::{Decision, Finding, Verdict};
 use serde_json::{Value, json};
 use std::collections::HashMap;
@@ -177,7 +178,7 @@ impl Replay {
             line: record.line,
             timestamp: record.timestamp.clone(),
             verdict: decision.verdict(),
-            rule: top.rule.clone(),
+            rule: top.rule.to_string(),
             command: crate::limits::clip(shown, 200).to_string(),
         };
         if let Kind::Broken(why) = &record.kind {
@@ -207,15 +208,15 @@ impl Replay {
             summary.typed += 1;
         }
         summary.counts[decision.verdict() as usize] += 1;
-        if let Some(count) = summary.rules.get_mut(&top.rule) {
+        if let Some(count) = summary.rules.get_mut(top.rule.as_str()) {
             *count += 1;
         } else if summary.rules.len() < MAX_DISTINCT {
-            summary.rules.insert(top.rule.clone(), 1);
+            summary.rules.insert(top.rule.to_string(), 1);
         }
         if decision.verdict() == Verdict::Blocked && summary.blocked.len() < MAX_LISTED {
             summary.blocked.push(listed());
         }
-        if top.rule.starts_with("parse.") && summary.unparsable.len() < MAX_LISTED {
+        if top.rule.family() == Family::Parse && summary.unparsable.len() < MAX_LISTED {
             summary.unparsable.push(listed());
         }
         for finding in decision
@@ -249,7 +250,7 @@ fn edit_kind(tool: &str) -> EditKind {
 /// hidden inside a string that was never closed.
 fn judge_command(command: &str, location: &Location, laws: &mut Laws) -> Decision {
     let decision = engine::evaluate_in(command, location, laws);
-    if !command.contains('\n') || !decision.top.rule.starts_with("parse.") {
+    if !command.contains('\n') || decision.top.rule.family() != Family::Parse {
         return decision;
     }
     let mut findings = decision.findings;

@@ -3,6 +3,7 @@
 //! A stage never returns a string verdict: it returns [`Finding`]s, and the
 //! strictest finding of a request is its [`Decision`].
 
+use crate::rule_id::{Family, RuleId};
 use std::fmt;
 
 /// What portcullis says about a tool call, ordered from least to most strict,
@@ -173,7 +174,7 @@ pub struct Finding {
     /// The verdict this finding asks for.
     pub verdict: Verdict,
     /// Stable dotted rule id (`floor.git.reset-hard`, `lexicon.git.push`, …).
-    pub rule: String,
+    pub rule: RuleId,
     /// One line: why.
     pub reason: String,
     /// What to do instead (empty for FREE).
@@ -211,7 +212,7 @@ impl Decision {
         }
         let top = top.cloned().unwrap_or_else(|| Finding {
             verdict: Verdict::Free,
-            rule: "verb.empty".to_string(),
+            rule: RuleId::fixed("verb.empty"),
             reason: "nothing to run".to_string(),
             remediation: String::new(),
             part: whole.to_string(),
@@ -226,15 +227,11 @@ impl Decision {
 }
 
 /// How specific a rule is, to choose among findings of equal verdict.
-fn specificity(rule: &str) -> u8 {
-    if rule == "lexicon.cd" {
-        0
-    } else if ["floor.", "cage.", "gantry.", "trust.", "write.unresolved"]
-        .iter()
-        .any(|p| rule.starts_with(p))
-    {
-        2
-    } else {
-        1
+fn specificity(rule: &RuleId) -> u8 {
+    match rule.family() {
+        Family::Lexicon if *rule == "lexicon.cd" => 0,
+        Family::Floor | Family::Cage | Family::Gantry | Family::Trust => 2,
+        Family::Write if *rule == "write.unresolved" => 2,
+        _ => 1,
     }
 }

@@ -21,7 +21,7 @@ fn every_corpus_case_gets_its_verdict() {
     for case in &cases {
         let decision = evaluate(&case.command, &location);
         let verdict_ok = decision.verdict() == case.verdict;
-        let rule_ok = case.rule.as_ref().is_none_or(|r| *r == decision.top.rule);
+        let rule_ok = case.rule.as_ref().is_none_or(|r| decision.top.rule == *r);
         if !(verdict_ok && rule_ok) {
             mismatches.push(format!(
                 "{}:{}\t{} {}\t{} {}\t{:?}",
@@ -71,7 +71,7 @@ fn corpus_is_large_enough_and_covers_every_floor_rule() {
         .filter(|c| c.verdict == Verdict::Blocked)
         .flat_map(|c| evaluate(&c.command, &location).findings)
         .filter(|f| f.verdict == Verdict::Blocked)
-        .map(|f| f.rule)
+        .map(|f| f.rule.to_string())
         .collect();
     let missing: Vec<&str> = FLOOR_RULES
         .iter()

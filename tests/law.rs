@@ -201,7 +201,7 @@ fn every_fixture_case_gets_its_verdict() {
     let mut mismatches = Vec::new();
     for case in &cases {
         let decision = judge(case);
-        let rule_ok = case.rule.as_ref().is_none_or(|r| *r == decision.top.rule);
+        let rule_ok = case.rule.as_ref().is_none_or(|r| decision.top.rule == *r);
         if decision.verdict() != case.verdict || !rule_ok {
             mismatches.push(format!(
                 "{}:{}\t{} {}\t{} {}\t{}\t{:?}\t{}",

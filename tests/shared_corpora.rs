@@ -48,7 +48,7 @@ fn agent_lines_parse_cleanly() {
             evaluate(c, &location)
                 .findings
                 .iter()
-                .any(|f| f.rule.starts_with("parse."))
+                .any(|f| f.rule.family() == portcullis::rule_id::Family::Parse)
         })
         .collect();
     let share = 1.0 - unclean.len() as f64 / commands.len() as f64;
@@ -147,7 +147,11 @@ fn multi_line_agent_commands_through_the_inline_lanes() {
     let lanes = commands
         .iter()
         .map(|c| evaluate(c, &location()))
-        .filter(|d| d.findings.iter().any(|f| f.rule.starts_with("inline.")))
+        .filter(|d| {
+            d.findings
+                .iter()
+                .any(|f| f.rule.family() == portcullis::rule_id::Family::Inline)
+        })
         .count();
     assert!(lanes >= 50, "only {lanes} commands reached an inline lane");
     let output = std::process::Command::new(env!("CARGO_BIN_EXE_portcullis"))

@@ -70,9 +70,9 @@ fn fields(data: &[u8]) -> Vec<&[u8]> {
 /// one of them; anything but FREE says what to do instead.
 pub fn check_decision(decision: &Decision, what: &str) {
     let top = &decision.top;
-    assert!(!top.rule.is_empty(), "empty rule id for {what:?}");
+    assert!(!top.rule.as_str().is_empty(), "empty rule id for {what:?}");
     assert!(
-        !top.rule.contains(char::is_whitespace),
+        !top.rule.as_str().contains(char::is_whitespace),
         "rule id {:?} has whitespace, for {what:?}",
         top.rule
     );
@@ -83,7 +83,7 @@ pub fn check_decision(decision: &Decision, what: &str) {
     );
     for finding in &decision.findings {
         assert!(
-            !finding.rule.is_empty() && !finding.reason.is_empty(),
+            !finding.rule.as_str().is_empty() && !finding.reason.is_empty(),
             "a finding without rule or reason ({finding:?}) for {what:?}"
         );
     }

@@ -13,6 +13,7 @@ use crate::inline::{self, Analysis, Handoff, Language};
 use crate::law::Reach;
 use crate::limits;
 use crate::paths::Location;
+use crate::rule_id::RuleId;
 use crate::rules::{CodeEffect, FloorRule};
 use crate::shell::{Stdin, Word};
 use crate::verdict::{Effect, Verdict};
@@ -741,7 +742,7 @@ impl Run<'_> {
         } else if analysis.found.is_empty() {
             self.find(
                 Verdict::Free,
-                &format!("inline.{}.pure", inline::rule_name(language)),
+                RuleId::inline(inline::rule_name(language), "pure"),
                 format!("the {name} code {origin} only computes, reads and prints"),
                 "",
                 part,
@@ -781,7 +782,7 @@ impl Run<'_> {
             });
             self.find(
                 Verdict::Signed,
-                &format!("inline.{language}.{}", found.effect.as_str()),
+                RuleId::inline(language, found.effect.as_str()),
                 format!(
                     "`{}` (line {} of the code {origin}) {does}",
                     found.call, found.line
@@ -974,7 +975,14 @@ impl Run<'_> {
     }
 
     /// SIGNED `rule`: the runner's recipes cannot be judged (`why`).
-    fn recipe_finding(&mut self, rule: &str, tool: &str, why: &str, part: &str, depth: usize) {
+    fn recipe_finding(
+        &mut self,
+        rule: &'static str,
+        tool: &str,
+        why: &str,
+        part: &str,
+        depth: usize,
+    ) {
         self.note(depth, || format!("{tool}: {why}"));
         self.find(
             Verdict::Signed,

@@ -11,6 +11,7 @@ use crate::floor;
 use crate::law::glob::Pattern;
 use crate::law::{self, Laws, Reach, Spot};
 use crate::paths::{Location, Target};
+use crate::rule_id::RuleId;
 use crate::shell::Word;
 use crate::verdict::{Decision, Finding, Verdict};
 use std::path::{Path, PathBuf};
@@ -61,7 +62,7 @@ impl Run<'_> {
             for hit in hits {
                 self.findings.push(super::finding(
                     hit.verdict,
-                    &hit.rule,
+                    RuleId::named(hit.rule.clone()),
                     hit.reason.clone(),
                     &hit.remediation,
                     part,
@@ -106,7 +107,13 @@ impl Run<'_> {
             format!("path law: {} → {resolved}{tree}: {judged}", target.raw)
         });
         for hit in hits {
-            self.find(hit.verdict, &hit.rule, hit.reason, &hit.remediation, part);
+            self.find(
+                hit.verdict,
+                RuleId::named(hit.rule),
+                hit.reason,
+                &hit.remediation,
+                part,
+            );
         }
     }
 
@@ -149,7 +156,13 @@ impl Run<'_> {
             )
         });
         for hit in hits {
-            self.find(hit.verdict, &hit.rule, hit.reason, &hit.remediation, part);
+            self.find(
+                hit.verdict,
+                RuleId::named(hit.rule),
+                hit.reason,
+                &hit.remediation,
+                part,
+            );
         }
     }
 
@@ -506,7 +519,7 @@ fn trust_finding(laws: &mut Laws, verdict: Verdict, part: &str) -> Option<Findin
     let hit = law::trust_hit(laws.home()?, verdict)?;
     Some(Finding {
         verdict: hit.verdict,
-        rule: hit.rule,
+        rule: RuleId::named(hit.rule),
         reason: hit.reason,
         remediation: hit.remediation,
         part: crate::limits::clip(part, 300).to_string(),
@@ -535,10 +548,10 @@ pub fn evaluate_edit(kind: EditKind, path: &str, location: &Location, laws: &mut
     };
     let mut findings = Vec::new();
     let push =
-        |findings: &mut Vec<Finding>, verdict, rule: &str, reason: String, remediation: &str| {
+        |findings: &mut Vec<Finding>, verdict, rule: RuleId, reason: String, remediation: &str| {
             findings.push(Finding {
                 verdict,
-                rule: rule.to_string(),
+                rule,
                 reason,
                 remediation: remediation.to_string(),
                 part: shown.clone(),
@@ -554,7 +567,7 @@ pub fn evaluate_edit(kind: EditKind, path: &str, location: &Location, laws: &mut
                 push(
                     &mut findings,
                     Verdict::Signed,
-                    "cage.secrets.read",
+                    "cage.secrets.read".into(),
                     format!(
                         "reads {shown}, which holds secrets; they would enter the model's context"
                     ),
@@ -567,7 +580,7 @@ pub fn evaluate_edit(kind: EditKind, path: &str, location: &Location, laws: &mut
                 push(
                     &mut findings,
                     Verdict::Signed,
-                    "edit.unresolved",
+                    "edit.unresolved".into(),
                     format!("writes {shown}, a relative path with no working folder to resolve it"),
                     "Give the edit tool an absolute path.",
                 );
@@ -584,7 +597,7 @@ pub fn evaluate_edit(kind: EditKind, path: &str, location: &Location, laws: &mut
                 push(
                     &mut findings,
                     hit.verdict,
-                    &hit.rule,
+                    RuleId::named(hit.rule.clone()),
                     hit.reason,
                     &hit.remediation,
                 );
@@ -601,7 +614,7 @@ pub fn evaluate_edit(kind: EditKind, path: &str, location: &Location, laws: &mut
                 push(
                     &mut findings,
                     Verdict::Blocked,
-                    info.id,
+                    RuleId::fixed(info.id),
                     info.reason.to_string(),
                     info.remediation,
                 );
@@ -612,7 +625,7 @@ pub fn evaluate_edit(kind: EditKind, path: &str, location: &Location, laws: &mut
         push(
             &mut findings,
             Verdict::Free,
-            "edit.allowed",
+            "edit.allowed".into(),
             format!("the path law has no rule against {shown}"),
             "",
         );
@@ -656,9 +669,9 @@ pub fn evaluate_search(
         Some(p) => location.cwd.as_ref().map(|cwd| cwd.join(p)),
         None => location.cwd.clone(),
     };
-    let finding = |verdict, rule: &str, reason: String, remediation: &str| Finding {
+    let finding = |verdict, rule: RuleId, reason: String, remediation: &str| Finding {
         verdict,
-        rule: rule.to_string(),
+        rule,
         reason,
         remediation: remediation.to_string(),
         part: shown.clone(),
@@ -667,7 +680,7 @@ pub fn evaluate_search(
     match absolute.map(|p| crate::paths::normalise(&p)) {
         None => findings.push(finding(
             Verdict::Signed,
-            "search.unresolved",
+            "search.unresolved".into(),
             format!("searches {shown}, a relative path with no working folder to resolve it"),
             "Give the search tool an absolute path.",
         )),
@@ -679,7 +692,7 @@ pub fn evaluate_search(
             if let Some(why) = found {
                 findings.push(finding(
                     Verdict::Signed,
-                    "cage.secrets.read",
+                    "cage.secrets.read".into(),
                     format!("{why}; they would enter the model's context"),
                     "Search the project's own folders, or ask the person for the one value you need.",
                 ));
@@ -689,7 +702,7 @@ pub fn evaluate_search(
     if findings.is_empty() {
         findings.push(finding(
             Verdict::Free,
-            "search.allowed",
+            "search.allowed".into(),
             format!("a search of {shown} reads no credentials"),
             "",
         ));

@@ -12,6 +12,7 @@ use crate::lexicon::{self, Written};
 use crate::limits;
 use crate::paths::{self, Location};
 use crate::peel::{self, Step};
+use crate::rule_id::{LexiconDetail, RuleId};
 use crate::rules::FloorRule;
 use crate::settings::Scope;
 use crate::shell::{self, Problem, Script, SimpleCommand, Stdin, Word};
@@ -320,7 +321,7 @@ impl<'a> Run<'a> {
     fn find(
         &mut self,
         verdict: Verdict,
-        rule: &str,
+        rule: impl Into<RuleId>,
         reason: String,
         remediation: &str,
         part: &str,
@@ -812,7 +813,7 @@ impl<'a> Run<'a> {
                     let class = floor_class.stricter(class);
                     self.find(
                         class.verdict(),
-                        &format!("wrapper.{wrapper}"),
+                        RuleId::wrapper(wrapper),
                         format!(
                             "{wrapper} with no command to run is classed {}",
                             class.as_str()
@@ -843,7 +844,7 @@ impl<'a> Run<'a> {
             let note = crate::rules::wrapper(wrapper).map(|w| w.note).unwrap_or("");
             self.find(
                 class.verdict(),
-                &format!("wrapper.{wrapper}"),
+                RuleId::wrapper(wrapper),
                 format!("{wrapper} is classed {}{}", class.as_str(), suffix(note)),
                 class.remediation(),
                 part,
@@ -878,7 +879,7 @@ impl<'a> Run<'a> {
             });
             self.find(
                 Verdict::Signed,
-                &format!("{}.unknown-option", classified.rule),
+                classified.rule.with_detail(LexiconDetail::UnknownOption),
                 format!("`{command}` is free only with the options portcullis knows, and `{option}` is not one of them; an unknown option may run a program or write a file"),
                 "Use only the command's common options (`portcullis explain` shows how each word was read), or let the person approve this one.",
                 part,
@@ -893,7 +894,7 @@ impl<'a> Run<'a> {
             self.note(depth, || format!("network: {source} is sent out"));
             self.find(
                 Effect::Network.verdict(),
-                &format!("{}.sends-dynamic", classified.rule),
+                classified.rule.with_detail(LexiconDetail::SendsDynamic),
                 format!("`{command}` sends its arguments over the network, and `{source}` is only known when the command runs (it could carry a file's contents out)"),
                 "Write the value out literally, so what is sent can be checked.",
                 part,
@@ -905,7 +906,7 @@ impl<'a> Run<'a> {
             });
             self.find(
                 Verdict::Signed,
-                &format!("{}.dynamic-option", classified.rule),
+                classified.rule.with_detail(LexiconDetail::DynamicOption),
                 format!("`{source}` is only known when the command runs and may expand to an option of `{command}` that runs a program or writes a file"),
                 "Write the options out literally, or put `--` before operands only known at run time (`cat -- \"$f\"`).",
                 part,
@@ -1456,10 +1457,16 @@ fn render_words(words: &[Word]) -> String {
 }
 
 /// One finding; `part` is clipped to 300 bytes.
-fn finding(verdict: Verdict, rule: &str, reason: String, remediation: &str, part: &str) -> Finding {
+fn finding(
+    verdict: Verdict,
+    rule: impl Into<RuleId>,
+    reason: String,
+    remediation: &str,
+    part: &str,
+) -> Finding {
     Finding {
         verdict,
-        rule: rule.to_string(),
+        rule: rule.into(),
         reason,
         remediation: remediation.to_string(),
         part: limits::clip(part, 300).to_string(),
@@ -1509,7 +1516,7 @@ mod tests {
             home: Some("/home/u".into()),
         };
         let d = evaluate(line, &location);
-        (d.verdict(), d.top.rule)
+        (d.verdict(), d.top.rule.to_string())
     }
 
     #[test]

@@ -16,6 +16,7 @@ use crate::lexicon::{self, Classified, Written};
 use crate::limits;
 use crate::paths::Location;
 use crate::peel;
+use crate::rule_id::RuleId;
 use crate::shell::{self, Word};
 use crate::verdict::{Effect, Verdict};
 use std::borrow::Cow;
@@ -338,7 +339,7 @@ impl Run<'_> {
         if let Some((w, class)) = runner.and_then(|w| w.unknown.map(|c| (w, c))) {
             self.find(
                 class.verdict(),
-                &format!("wrapper.{}", w.name),
+                RuleId::wrapper(w.name),
                 format!(
                     "{} runs {verb}, which portcullis does not know{}",
                     w.name,
@@ -440,7 +441,7 @@ fn refined_by_program(mut classified: Classified, args: &[Word]) -> Classified {
     };
     if let Some(found) = program.filter(|p| p.effect.rank() > classified.effect.rank()) {
         classified.effect = found.effect;
-        classified.rule = format!("lexicon.{}.{}", classified.spec.name(), found.id);
+        classified.rule = RuleId::lexicon(&[classified.spec.name()], Some(found.id));
         classified.note = found.note;
     }
     classified
