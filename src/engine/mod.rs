@@ -21,7 +21,9 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 mod code;
+mod gitctl;
 mod law;
+mod patch;
 use crate::law::{Laws, Reach};
 use code::ScriptKind;
 pub use law::{EditKind, evaluate_edit, evaluate_search};
@@ -1069,6 +1071,7 @@ impl<'a> Run<'a> {
         self.copies_into_folder(verb, args, part, depth, local_cwd.clone());
         self.extraction_folder(verb, args, part, depth, local_cwd.clone());
         self.patched_files(verb, args, site, depth, local_cwd.clone());
+        self.git_control_routes(verb, args, part, depth, local_cwd.clone());
         self.rewrites_in_place(&classified, &verb_words, part, depth, local_cwd.clone());
         let targets_cwd = local_cwd.clone();
         let reach = crate::law::reach_of(verb, args);
@@ -1116,6 +1119,11 @@ impl<'a> Run<'a> {
                 reach
             };
             if let (Some(word), Some(reach)) = (word, reach) {
+                if verb == "git"
+                    && self.git_magic_pathspec(&word, args, targets_cwd.as_deref(), part, depth)
+                {
+                    continue;
+                }
                 if verb == "git" && !word.glob && word.value.contains(['*', '?', '[']) {
                     self.git_pathspec(&word, targets_cwd.as_deref(), part, depth);
                 }
