@@ -355,6 +355,14 @@ fn init_and_clone_with_a_template() {
     assert!(s.commit_runs_hook(&s.root.join("c")), "git clone --template installed the hook");
     assert!(s.git(&s.root, &["clone", "-q", "-c", &format!("core.hooksPath={h}"), "r", "c2"]));
     assert!(s.commit_runs_hook(&s.root.join("c2")), "git clone -c core.hooksPath chose the hooks");
+    // --separate-git-dir makes `.git` a file pointing at a folder the
+    // agent chose; its hooks then run.
+    let moved = s.root.join("moved");
+    s.blocked(&repo, &format!("git init --separate-git-dir={}", moved.display()), GIT_CONTROL);
+    assert!(s.git(&repo, &["init", "-q", &format!("--separate-git-dir={}", moved.display())]));
+    assert!(repo.join(".git").is_file());
+    s.hook(&moved.join("hooks/pre-commit"));
+    assert!(s.commit_runs_hook(&repo), "the separate git folder's hooks ran");
     assert!(s.git(&s.root, &["init", "-q", "plain"]));
     assert!(!s.commit_runs_hook(&s.root.join("plain")));
 }

@@ -178,6 +178,13 @@ impl Run<'_> {
                         depth,
                     );
                 }
+                if !option_values(rest, "--separate-git-dir", None).is_empty() {
+                    self.git_control_finding(
+                        "writes a `.git` file that points at a git folder elsewhere (--separate-git-dir)",
+                        part,
+                        depth,
+                    );
+                }
                 if sub.value == "clone" {
                     let configs: Vec<Word> = option_values(rest, "--config", Some("-c"));
                     if configs
@@ -193,16 +200,42 @@ impl Run<'_> {
                 }
             }
             "checkout-index" | "read-tree" => {
-                for prefix in option_values(rest, "--prefix", None) {
+                let prefixes = option_values(rest, "--prefix", None);
+                for prefix in &prefixes {
                     self.note(depth, || format!("git: files land under {}", prefix.value));
-                    let folder = prefix_folder(&prefix);
+                    let folder = prefix_folder(prefix);
                     self.write_target(&folder, cwd.clone(), Reach::Tree, part, depth);
+                }
+                if sub.value == "checkout-index" && prefixes.is_empty() {
+                    self.checked_out_paths(rest, part, depth, cwd.clone());
                 }
             }
             "config" => self.git_config_routes(rest, part, depth, cwd.clone()),
             _ => {}
         }
         self.pathspecs_from_file(&sub.value, rest, part, depth, cwd.as_deref());
+    }
+
+    /// `git checkout-index PATH…` writes each PATH from the index; `-a`
+    /// writes every tracked file (the whole tree, from the root).
+    fn checked_out_paths(&mut self, rest: &[Word], part: &str, depth: usize, cwd: Option<PathBuf>) {
+        let all = rest
+            .iter()
+            .take_while(|a| a.value != "--")
+            .any(|a| a.value == "--all" || a.value.starts_with('-') && !a.value.starts_with("--") && a.value.contains('a'));
+        if all && let Some(dir) = cwd.as_deref() {
+            let root = crate::law::resolve::find_root(dir).unwrap_or_else(|| dir.to_path_buf());
+            let tree = Word::literal(&root.to_string_lossy());
+            self.write_target(&tree, cwd.clone(), Reach::Tree, part, depth);
+        }
+        let mut after_dashes = false;
+        for arg in rest {
+            if arg.value == "--" && !after_dashes {
+                after_dashes = true;
+            } else if after_dashes || !arg.value.starts_with('-') {
+                self.write_target(arg, cwd.clone(), Reach::Path, part, depth);
+            }
+        }
     }
 
     /// `git config -f F KEY VALUE` writes F; `git config include.path F`

@@ -102,7 +102,9 @@ fn names_git_file(form: &Pattern) -> bool {
     let named = Path::new(&path)
         .file_name()
         .is_some_and(|n| n.to_string_lossy().eq_ignore_ascii_case(DOT_GIT));
-    named && !Path::new(&path).is_dir()
+    // A link named `.git` is a pointer too, whatever it points at.
+    named
+        && !std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_dir())
 }
 
 /// Adds the git-control finding to `hits` when one of the spot's `forms`
