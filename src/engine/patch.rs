@@ -237,12 +237,25 @@ pub fn unquote_c(text: &str) -> (String, &str) {
     )
 }
 
-/// The name a header line gives (`--- a/x\t2024-…`, `+++ "b/.e\156v"`).
-fn header_name(rest: &str) -> String {
+/// The names a header line may give (`--- a/x\t2024-…`, `+++ "b/.e\156v"`):
+/// GNU patch ends an unquoted name at the first blank (`+++ b/.env  2024`
+/// is `.env`), git at a tab or a timestamp; both are kept.
+fn header_names(rest: &str) -> Vec<String> {
     if rest.starts_with('"') {
-        return unquote_c(rest).0;
+        return vec![unquote_c(rest).0];
     }
-    rest.split('\t').next().unwrap_or(rest).trim().to_string()
+    let to_tab = rest.split('\t').next().unwrap_or(rest).trim().to_string();
+    let to_blank = rest.split_whitespace().next().unwrap_or("").to_string();
+    if to_blank == to_tab {
+        vec![to_tab]
+    } else {
+        vec![to_blank, to_tab]
+    }
+}
+
+/// The first name of a header line (see [`header_names`]).
+fn header_name(rest: &str) -> String {
+    header_names(rest).into_iter().next().unwrap_or_default()
 }
 
 /// A context diff's hunk line (`*** 1,3 ****`, `--- 4,6 ----`), not a name.
@@ -339,15 +352,21 @@ pub fn diff_targets(text: &str, strip: Option<usize>) -> Vec<String> {
             .or_else(|| line.strip_prefix("*** "))
         {
             if !is_hunk_range(rest) {
-                push(&header_name(rest), strip);
+                for name in header_names(rest) {
+                    push(&name, strip);
+                }
             }
         } else if let Some(rest) = ["rename from ", "rename to ", "rename old ", "rename new ", "copy to "]
             .iter()
             .find_map(|p| line.strip_prefix(p))
         {
-            push(&header_name(rest), git_strip);
+            for name in header_names(rest) {
+                push(&name, git_strip);
+            }
         } else if let Some(rest) = line.strip_prefix("Index: ") {
-            push(&header_name(rest), strip);
+            for name in header_names(rest) {
+                push(&name, strip);
+            }
         }
     }
     names
@@ -371,7 +390,10 @@ impl Run<'_> {
             read_patch(args)
         } else if verb == "git" {
             let globals = crate::git::read(args);
-            let Some(at) = globals.sub.filter(|&i| args[i].value == "apply") else {
+            let Some(at) = globals
+                .sub
+                .filter(|&i| matches!(args[i].value.as_str(), "apply" | "am"))
+            else {
                 return;
             };
             read_git_apply(&args[at + 1..])
@@ -423,6 +445,14 @@ impl Run<'_> {
             }
             return;
         };
+        // In a repository git applies names from its root (those outside
+        // the working folder are skipped); outside one, from the working
+        // folder: both are judged.
+        let root = cwd
+            .as_deref()
+            .filter(|_| git_apply)
+            .and_then(crate::law::resolve::find_root)
+            .filter(|root| Some(root.as_path()) != cwd.as_deref());
         for text in texts {
             for name in diff_targets(&text, line.strip) {
                 let name = match &line.root {
@@ -431,6 +461,10 @@ impl Run<'_> {
                 };
                 self.note(depth, || format!("patch writes {name}"));
                 self.write_target(&Word::literal(&name), cwd.clone(), Reach::Path, part, depth);
+                if let Some(root) = &root {
+                    let word = Word::literal(&name);
+                    self.write_target(&word, Some(root.clone()), Reach::Path, part, depth);
+                }
                 if let Some(prefix) = &line.basename_prefix {
                     let (folder, base) = name.rsplit_once('/').unwrap_or((".", &name));
                     let backup = Word::literal(&format!("{folder}/{prefix}{base}"));
@@ -482,6 +516,8 @@ mod tests {
             assert!(names.contains(&name.to_string()), "{name}: {names:?}");
         }
         assert_eq!(diff_targets("+++ .envrc\t2024-01-01\n", Some(0)), vec![".envrc"]);
+        let spaced = diff_targets("+++ b/.env  2024-01-01 00:00:00\n", Some(1));
+        assert!(spaced.contains(&".env".to_string()), "{spaced:?}");
     }
 
     #[test]
