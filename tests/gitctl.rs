@@ -38,13 +38,16 @@ fn git_present() -> bool {
 
 /// A fresh scratch folder named after the test.
 fn scratch(name: &str) -> Scratch {
-    let root = std::env::temp_dir().join(format!("portcullis-gitctl-{}-{name}", std::process::id()));
+    let root =
+        std::env::temp_dir().join(format!("portcullis-gitctl-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
     std::fs::create_dir_all(root.join("home")).unwrap();
     let root = root.canonicalize().unwrap();
     let git = git_present();
     if !git {
-        eprintln!("{name}: git is not installed: the route is not run; the folders git would make are made by hand and portcullis is still checked");
+        eprintln!(
+            "{name}: git is not installed: the route is not run; the folders git would make are made by hand and portcullis is still checked"
+        );
     }
     Scratch {
         home: root.join("home"),
@@ -220,7 +223,10 @@ fn commondir_of_the_repository() {
     if s.git {
         assert!(!s.commit_runs_hook(&repo));
         let evil = evil_common(&s, &repo);
-        write(&repo.join(".git/commondir"), &format!("{}\n", evil.display()));
+        write(
+            &repo.join(".git/commondir"),
+            &format!("{}\n", evil.display()),
+        );
         assert!(s.commit_runs_hook(&repo), "a hook of the common folder ran");
     }
 }
@@ -233,15 +239,30 @@ fn linked_work_tree_gitdir_file_commondir_and_config_worktree() {
     if s.git {
         assert!(s.git(&repo, &["worktree", "add", "-q", "-b", "feature", "../wt"]));
     } else {
-        write(&wt.join(".git"), &format!("gitdir: {}/.git/worktrees/wt\n", repo.display()));
+        write(
+            &wt.join(".git"),
+            &format!("gitdir: {}/.git/worktrees/wt\n", repo.display()),
+        );
         write(&repo.join(".git/worktrees/wt/commondir"), "../..\n");
     }
     let admin = repo.join(".git/worktrees/wt");
     s.blocked(&wt, "echo 'gitdir: /tmp/evil' > .git", GIT_CONTROL);
     s.edit_blocked(&wt, &wt.join(".git"));
-    s.blocked(&wt, &format!("echo /tmp/evil > {}/commondir", admin.display()), GIT_CONTROL);
-    s.blocked(&wt, &format!("echo '[core]' > {}/config.worktree", admin.display()), GIT_CONTROL);
-    s.blocked(&repo, "echo /tmp/evil > .git/worktrees/wt/commondir", GIT_CONTROL);
+    s.blocked(
+        &wt,
+        &format!("echo /tmp/evil > {}/commondir", admin.display()),
+        GIT_CONTROL,
+    );
+    s.blocked(
+        &wt,
+        &format!("echo '[core]' > {}/config.worktree", admin.display()),
+        GIT_CONTROL,
+    );
+    s.blocked(
+        &repo,
+        "echo /tmp/evil > .git/worktrees/wt/commondir",
+        GIT_CONTROL,
+    );
     s.edit_blocked(&wt, &admin.join("config.worktree"));
     s.edit_blocked(&wt, &repo.join(".git/hooks/pre-commit"));
     // The near miss: a work tree beside the repository.
@@ -266,13 +287,22 @@ fn linked_work_tree_gitdir_file_commondir_and_config_worktree() {
     let evil = evil_common(&s, &repo);
     let saved = std::fs::read_to_string(admin.join("commondir")).unwrap();
     write(&admin.join("commondir"), &format!("{}\n", evil.display()));
-    assert!(s.commit_runs_hook(&wt), "the work tree's commondir chose the hooks");
+    assert!(
+        s.commit_runs_hook(&wt),
+        "the work tree's commondir chose the hooks"
+    );
     write(&admin.join("commondir"), &saved);
     // The .git file of the work tree names its whole git folder.
     let other = s.repo("other");
     s.hook(&other.join(".git/hooks/pre-commit"));
-    write(&wt.join(".git"), &format!("gitdir: {}/.git\n", other.display()));
-    assert!(s.commit_runs_hook(&wt), "the .git file chose the repository");
+    write(
+        &wt.join(".git"),
+        &format!("gitdir: {}/.git\n", other.display()),
+    );
+    assert!(
+        s.commit_runs_hook(&wt),
+        "the .git file chose the repository"
+    );
 }
 
 #[test]
@@ -287,7 +317,10 @@ fn info_exclude_is_read_by_git() {
         write(&repo.join("secret.txt"), "x\n");
         assert!(!s.git(&repo, &["check-ignore", "-q", "secret.txt"]));
         write(&repo.join(".git/info/exclude"), "secret.txt\n");
-        assert!(s.git(&repo, &["check-ignore", "-q", "secret.txt"]), "git reads info/exclude");
+        assert!(
+            s.git(&repo, &["check-ignore", "-q", "secret.txt"]),
+            "git reads info/exclude"
+        );
     }
 }
 
@@ -300,7 +333,15 @@ fn submodule_git_folder_and_gitdir_file() {
     if s.git {
         assert!(s.git(
             &repo,
-            &["-c", "protocol.file.allow=always", "submodule", "add", "-q", &lib.to_string_lossy(), "sub"]
+            &[
+                "-c",
+                "protocol.file.allow=always",
+                "submodule",
+                "add",
+                "-q",
+                &lib.to_string_lossy(),
+                "sub"
+            ]
         ));
         assert!(s.git(&repo, &["commit", "-q", "-m", "sub"]));
     } else {
@@ -308,10 +349,22 @@ fn submodule_git_folder_and_gitdir_file() {
         write(&repo.join(".git/modules/sub/config"), "[core]\n");
         std::fs::create_dir_all(repo.join(".git/modules/sub/hooks")).unwrap();
     }
-    s.blocked(&repo, "echo x > .git/modules/sub/hooks/pre-commit", GIT_CONTROL);
-    s.blocked(&repo, "echo '[core]' >> .git/modules/sub/config", GIT_CONTROL);
+    s.blocked(
+        &repo,
+        "echo x > .git/modules/sub/hooks/pre-commit",
+        GIT_CONTROL,
+    );
+    s.blocked(
+        &repo,
+        "echo '[core]' >> .git/modules/sub/config",
+        GIT_CONTROL,
+    );
     s.blocked(&repo, "echo x > .git/modules/sub/info/exclude", GIT_CONTROL);
-    s.blocked(&sub, "echo x > ../.git/modules/sub/hooks/pre-commit", GIT_CONTROL);
+    s.blocked(
+        &sub,
+        "echo x > ../.git/modules/sub/hooks/pre-commit",
+        GIT_CONTROL,
+    );
     s.blocked(&sub, "echo 'gitdir: /tmp/evil' > .git", GIT_CONTROL);
     s.blocked(&repo, "echo 'gitdir: /tmp/evil' > sub/.git", GIT_CONTROL);
     s.edit_blocked(&repo, &repo.join(".git/modules/sub/hooks/pre-commit"));
@@ -325,8 +378,14 @@ fn submodule_git_folder_and_gitdir_file() {
     std::fs::remove_file(repo.join(".git/modules/sub/hooks/pre-commit")).unwrap();
     let other = s.repo("other");
     s.hook(&other.join(".git/hooks/pre-commit"));
-    write(&sub.join(".git"), &format!("gitdir: {}/.git\n", other.display()));
-    assert!(s.commit_runs_hook(&sub), "the submodule's .git file chose the repository");
+    write(
+        &sub.join(".git"),
+        &format!("gitdir: {}/.git\n", other.display()),
+    );
+    assert!(
+        s.commit_runs_hook(&sub),
+        "the submodule's .git file chose the repository"
+    );
 }
 
 #[test]
@@ -338,11 +397,19 @@ fn init_and_clone_with_a_template() {
     let t = template.display().to_string();
     s.blocked(&repo, &format!("git init --template={t} ../n"), GIT_CONTROL);
     s.blocked(&repo, &format!("git init --template {t} ../n"), GIT_CONTROL);
-    s.blocked(&repo, &format!("git clone --template={t} . ../c"), GIT_CONTROL);
+    s.blocked(
+        &repo,
+        &format!("git clone --template={t} . ../c"),
+        GIT_CONTROL,
+    );
     let hooks = s.root.join("hooks");
     s.hook(&hooks.join("pre-commit"));
     let h = hooks.display().to_string();
-    s.blocked(&repo, &format!("git clone -c core.hooksPath={h} . ../c2"), GIT_CONTROL);
+    s.blocked(
+        &repo,
+        &format!("git clone -c core.hooksPath={h} . ../c2"),
+        GIT_CONTROL,
+    );
     let near = s.judge(&repo, "git init ../plain");
     assert_eq!(near.verdict(), Verdict::Signed, "{}", near.top.reason);
     if !s.git {
@@ -350,19 +417,55 @@ fn init_and_clone_with_a_template() {
     }
     let n = s.root.join("n");
     assert!(s.git(&s.root, &["init", "-q", &format!("--template={t}"), "n"]));
-    assert!(s.commit_runs_hook(&n), "git init --template installed the hook");
-    assert!(s.git(&s.root, &["clone", "-q", &format!("--template={t}"), "r", "c"]));
-    assert!(s.commit_runs_hook(&s.root.join("c")), "git clone --template installed the hook");
-    assert!(s.git(&s.root, &["clone", "-q", "-c", &format!("core.hooksPath={h}"), "r", "c2"]));
-    assert!(s.commit_runs_hook(&s.root.join("c2")), "git clone -c core.hooksPath chose the hooks");
+    assert!(
+        s.commit_runs_hook(&n),
+        "git init --template installed the hook"
+    );
+    assert!(s.git(
+        &s.root,
+        &["clone", "-q", &format!("--template={t}"), "r", "c"]
+    ));
+    assert!(
+        s.commit_runs_hook(&s.root.join("c")),
+        "git clone --template installed the hook"
+    );
+    assert!(s.git(
+        &s.root,
+        &[
+            "clone",
+            "-q",
+            "-c",
+            &format!("core.hooksPath={h}"),
+            "r",
+            "c2"
+        ]
+    ));
+    assert!(
+        s.commit_runs_hook(&s.root.join("c2")),
+        "git clone -c core.hooksPath chose the hooks"
+    );
     // --separate-git-dir makes `.git` a file pointing at a folder the
     // agent chose; its hooks then run.
     let moved = s.root.join("moved");
-    s.blocked(&repo, &format!("git init --separate-git-dir={}", moved.display()), GIT_CONTROL);
-    assert!(s.git(&repo, &["init", "-q", &format!("--separate-git-dir={}", moved.display())]));
+    s.blocked(
+        &repo,
+        &format!("git init --separate-git-dir={}", moved.display()),
+        GIT_CONTROL,
+    );
+    assert!(s.git(
+        &repo,
+        &[
+            "init",
+            "-q",
+            &format!("--separate-git-dir={}", moved.display())
+        ]
+    ));
     assert!(repo.join(".git").is_file());
     s.hook(&moved.join("hooks/pre-commit"));
-    assert!(s.commit_runs_hook(&repo), "the separate git folder's hooks ran");
+    assert!(
+        s.commit_runs_hook(&repo),
+        "the separate git folder's hooks ran"
+    );
     assert!(s.git(&s.root, &["init", "-q", "plain"]));
     assert!(!s.commit_runs_hook(&s.root.join("plain")));
 }
@@ -371,9 +474,17 @@ fn init_and_clone_with_a_template() {
 fn checkout_index_and_read_tree_prefixes() {
     let s = scratch("prefix");
     let repo = s.repo("r");
-    s.blocked(&repo, "git checkout-index --prefix=.git/hooks/ pre-commit", GIT_CONTROL);
+    s.blocked(
+        &repo,
+        "git checkout-index --prefix=.git/hooks/ pre-commit",
+        GIT_CONTROL,
+    );
     s.blocked(&repo, "git checkout-index -a --prefix=.git/ho", GIT_CONTROL);
-    s.blocked(&repo, "git read-tree --prefix=.git/hooks/ -u HEAD", GIT_CONTROL);
+    s.blocked(
+        &repo,
+        "git read-tree --prefix=.git/hooks/ -u HEAD",
+        GIT_CONTROL,
+    );
     let near = s.judge(&repo, "git checkout-index -a --prefix=build/export/");
     assert_eq!(near.verdict(), Verdict::Signed, "{}", near.top.reason);
     if s.git {
@@ -381,11 +492,20 @@ fn checkout_index_and_read_tree_prefixes() {
         assert!(s.git(&repo, &["add", "pre-commit"]));
         assert!(s.git(&repo, &["commit", "-q", "-m", "tracked hook"]));
         assert!(!s.commit_runs_hook(&repo));
-        assert!(s.git(&repo, &["checkout-index", "--prefix=.git/hooks/", "pre-commit"]));
-        assert!(s.commit_runs_hook(&repo), "checkout-index --prefix wrote the hook");
+        assert!(s.git(
+            &repo,
+            &["checkout-index", "--prefix=.git/hooks/", "pre-commit"]
+        ));
+        assert!(
+            s.commit_runs_hook(&repo),
+            "checkout-index --prefix wrote the hook"
+        );
         // read-tree refuses `.git` inside a path; its route is the hooks
         // folder core.hooksPath names.
-        assert!(!s.git(&repo, &["read-tree", "--prefix=.git/hooks/x/", "-u", "HEAD"]));
+        assert!(!s.git(
+            &repo,
+            &["read-tree", "--prefix=.git/hooks/x/", "-u", "HEAD"]
+        ));
     }
     // core.hooksPath names a folder in the work tree: read-tree and
     // worktree add write there.
@@ -393,9 +513,16 @@ fn checkout_index_and_read_tree_prefixes() {
     if s.git {
         assert!(s.git(&hooked, &["config", "core.hooksPath", ".githooks"]));
     } else {
-        write(&hooked.join(".git/config"), "[core]\n\thooksPath = .githooks\n");
+        write(
+            &hooked.join(".git/config"),
+            "[core]\n\thooksPath = .githooks\n",
+        );
     }
-    s.blocked(&hooked, "git read-tree --prefix=.githooks/ -u HEAD:t", GIT_CONTROL);
+    s.blocked(
+        &hooked,
+        "git read-tree --prefix=.githooks/ -u HEAD:t",
+        GIT_CONTROL,
+    );
     s.blocked(&hooked, "git worktree add .githooks evil", GIT_CONTROL);
     let near = s.judge(&hooked, "git read-tree --prefix=vendor/lib/ -u HEAD:t");
     assert_eq!(near.verdict(), Verdict::Signed, "{}", near.top.reason);
@@ -406,8 +533,14 @@ fn checkout_index_and_read_tree_prefixes() {
     assert!(s.git(&hooked, &["add", "t"]));
     assert!(s.git(&hooked, &["commit", "-q", "-m", "t"]));
     assert!(!s.commit_runs_hook(&hooked));
-    assert!(s.git(&hooked, &["read-tree", "--prefix=.githooks/", "-u", "HEAD:t"]));
-    assert!(s.commit_runs_hook(&hooked), "read-tree --prefix wrote the hooks folder");
+    assert!(s.git(
+        &hooked,
+        &["read-tree", "--prefix=.githooks/", "-u", "HEAD:t"]
+    ));
+    assert!(
+        s.commit_runs_hook(&hooked),
+        "read-tree --prefix wrote the hooks folder"
+    );
     // The probe commit took the staged hook along: go back before it.
     assert!(s.git(&hooked, &["reset", "-q", "--hard", "HEAD~1"]));
     let _ = std::fs::remove_dir_all(hooked.join(".githooks"));
@@ -423,7 +556,10 @@ fn checkout_index_and_read_tree_prefixes() {
     assert!(s.git(&hooked, &["checkout", "-q", "-f", "main"]));
     let _ = std::fs::remove_file(hooked.join("pre-commit"));
     assert!(s.git(&hooked, &["worktree", "add", "-q", ".githooks", "evil"]));
-    assert!(s.commit_runs_hook(&hooked), "worktree add wrote the hooks folder");
+    assert!(
+        s.commit_runs_hook(&hooked),
+        "worktree add wrote the hooks folder"
+    );
 }
 
 #[test]
@@ -433,9 +569,21 @@ fn config_file_option_and_includes() {
     let hooks = s.root.join("hooks");
     s.hook(&hooks.join("pre-commit"));
     let h = hooks.display().to_string();
-    s.blocked(&repo, &format!("git config --file .git/config core.hooksPath {h}"), GIT_CONTROL);
-    s.blocked(&repo, "git config -f .git/config core.fsmonitor x", GIT_CONTROL);
-    s.blocked(&repo, "git config --file=.git/config alias.x y", GIT_CONTROL);
+    s.blocked(
+        &repo,
+        &format!("git config --file .git/config core.hooksPath {h}"),
+        GIT_CONTROL,
+    );
+    s.blocked(
+        &repo,
+        "git config -f .git/config core.fsmonitor x",
+        GIT_CONTROL,
+    );
+    s.blocked(
+        &repo,
+        "git config --file=.git/config alias.x y",
+        GIT_CONTROL,
+    );
     s.blocked(&repo, "git config include.path ../evil.cfg", GIT_CONTROL);
     for (command, verdict) in [
         ("git config --get user.name", Verdict::Free),
@@ -451,13 +599,25 @@ fn config_file_option_and_includes() {
         return;
     }
     assert!(!s.commit_runs_hook(&repo));
-    assert!(s.git(&repo, &["config", "--file", ".git/config", "core.hooksPath", &h]));
-    assert!(s.commit_runs_hook(&repo), "config --file .git/config chose the hooks");
+    assert!(s.git(
+        &repo,
+        &["config", "--file", ".git/config", "core.hooksPath", &h]
+    ));
+    assert!(
+        s.commit_runs_hook(&repo),
+        "config --file .git/config chose the hooks"
+    );
     assert!(s.git(&repo, &["config", "--unset", "core.hooksPath"]));
     assert!(!s.commit_runs_hook(&repo));
-    write(&s.root.join("evil.cfg"), &format!("[core]\n\thooksPath = {h}\n"));
+    write(
+        &s.root.join("evil.cfg"),
+        &format!("[core]\n\thooksPath = {h}\n"),
+    );
     assert!(s.git(&repo, &["config", "include.path", "../../evil.cfg"]));
-    assert!(s.commit_runs_hook(&repo), "include.path made git read another config");
+    assert!(
+        s.commit_runs_hook(&repo),
+        "include.path made git read another config"
+    );
 }
 
 #[test]
@@ -473,8 +633,16 @@ fn pathspec_magic_and_patches_with_the_real_git() {
     );
     let ci = "git checkout evil -- ':(icase).GITHUB/WORKFLOWS/ci.yml'";
     s.blocked(&repo, ci, "cage.ci_config");
-    s.blocked(&repo.join("src"), "git checkout evil -- ':!x'", "cage.ci_config");
-    s.blocked(&repo.join("src"), "git checkout evil -- ':/.github/workflows/ci.yml'", "cage.ci_config");
+    s.blocked(
+        &repo.join("src"),
+        "git checkout evil -- ':!x'",
+        "cage.ci_config",
+    );
+    s.blocked(
+        &repo.join("src"),
+        "git checkout evil -- ':/.github/workflows/ci.yml'",
+        "cage.ci_config",
+    );
     s.blocked(&repo, "git apply quoted.patch", "cage.secrets");
     let near = s.judge(&repo, "git checkout evil -- ':(literal)src/main.rs'");
     assert_eq!(near.verdict(), Verdict::Signed, "{}", near.top.reason);
@@ -488,14 +656,27 @@ fn pathspec_magic_and_patches_with_the_real_git() {
     assert!(s.git(&repo, &["commit", "-q", "-am", "evil"]));
     assert!(s.git(&repo, &["checkout", "-q", "main"]));
     let ci_yml = || std::fs::read_to_string(repo.join(".github/workflows/ci.yml")).unwrap();
-    assert!(s.git(&repo, &["checkout", "evil", "--", ":(icase).GITHUB/WORKFLOWS/ci.yml"]));
+    assert!(s.git(
+        &repo,
+        &["checkout", "evil", "--", ":(icase).GITHUB/WORKFLOWS/ci.yml"]
+    ));
     assert_eq!(ci_yml(), "EVIL\n", "icase magic rewrote ci.yml");
     assert!(s.git(&repo, &["checkout", "-q", "main", "--", "."]));
     assert!(s.git(&repo.join("src"), &["checkout", "evil", "--", ":!x"]));
-    assert_eq!(ci_yml(), "EVIL\n", "an exclusion alone restores the whole tree");
+    assert_eq!(
+        ci_yml(),
+        "EVIL\n",
+        "an exclusion alone restores the whole tree"
+    );
     assert!(s.git(&repo, &["checkout", "-q", "main", "--", "."]));
-    assert!(s.git(&repo.join("src"), &["checkout", "evil", "--", ":/.github/workflows/ci.yml"]));
+    assert!(s.git(
+        &repo.join("src"),
+        &["checkout", "evil", "--", ":/.github/workflows/ci.yml"]
+    ));
     assert_eq!(ci_yml(), "EVIL\n", ":/ names the path from the root");
     assert!(s.git(&repo, &["apply", "quoted.patch"]));
-    assert!(repo.join(".env").exists(), "a header-only, C-quoted diff creates .env");
+    assert!(
+        repo.join(".env").exists(),
+        "a header-only, C-quoted diff creates .env"
+    );
 }

@@ -47,17 +47,15 @@ fn option_values(args: &[Word], long: &str, short: Option<&str>) -> Vec<Word> {
         let attached = value
             .strip_prefix(long)
             .and_then(|rest| rest.strip_prefix('='))
-            .or_else(|| {
-                short.and_then(|s| value.strip_prefix(s).filter(|rest| !rest.is_empty()))
-            });
+            .or_else(|| short.and_then(|s| value.strip_prefix(s).filter(|rest| !rest.is_empty())));
         if let Some(rest) = attached {
             let mut word = arg.clone();
             word.value = rest.to_string();
             values.push(word);
-        } else if value == long || short == Some(value) {
-            if let Some(next) = iter.next() {
-                values.push(next.clone());
-            }
+        } else if (value == long || short == Some(value))
+            && let Some(next) = iter.next()
+        {
+            values.push(next.clone());
         }
     }
     values
@@ -219,10 +217,10 @@ impl Run<'_> {
     /// `git checkout-index PATH…` writes each PATH from the index; `-a`
     /// writes every tracked file (the whole tree, from the root).
     fn checked_out_paths(&mut self, rest: &[Word], part: &str, depth: usize, cwd: Option<PathBuf>) {
-        let all = rest
-            .iter()
-            .take_while(|a| a.value != "--")
-            .any(|a| a.value == "--all" || a.value.starts_with('-') && !a.value.starts_with("--") && a.value.contains('a'));
+        let all = rest.iter().take_while(|a| a.value != "--").any(|a| {
+            a.value == "--all"
+                || a.value.starts_with('-') && !a.value.starts_with("--") && a.value.contains('a')
+        });
         if all && let Some(dir) = cwd.as_deref() {
             let root = crate::law::resolve::find_root(dir).unwrap_or_else(|| dir.to_path_buf());
             let tree = Word::literal(&root.to_string_lossy());
@@ -251,16 +249,41 @@ impl Run<'_> {
             "-e",
             "--edit",
         ];
-        const READS: &[&str] = &["get", "list", "-l", "--list", "--get", "--get-all", "--get-regexp", "--get-urlmatch", "--get-color", "--get-colorbool"];
+        const READS: &[&str] = &[
+            "get",
+            "list",
+            "-l",
+            "--list",
+            "--get",
+            "--get-all",
+            "--get-regexp",
+            "--get-urlmatch",
+            "--get-color",
+            "--get-colorbool",
+        ];
         let mut operands: Vec<&Word> = Vec::new();
         let mut sets = false;
         let mut reads = false;
         let mut iter = rest.iter();
         while let Some(arg) = iter.next() {
             let value = arg.value.as_str();
-            if matches!(value, "-f" | "--file" | "--blob" | "--type" | "--default" | "--comment" | "--value" | "--url") {
+            if matches!(
+                value,
+                "-f" | "--file"
+                    | "--blob"
+                    | "--type"
+                    | "--default"
+                    | "--comment"
+                    | "--value"
+                    | "--url"
+            ) {
                 iter.next();
-            } else if SETS.contains(&value) || matches!(value, "set" | "unset" | "edit" | "rename-section" | "remove-section") && operands.is_empty() {
+            } else if SETS.contains(&value)
+                || matches!(
+                    value,
+                    "set" | "unset" | "edit" | "rename-section" | "remove-section"
+                ) && operands.is_empty()
+            {
                 sets = true;
             } else if READS.contains(&value) {
                 reads = true;
@@ -359,12 +382,20 @@ impl Run<'_> {
             return;
         }
         let base = if spec.top { root } else { cwd.to_path_buf() };
-        let path = if spec.path.is_empty() { "." } else { spec.path.as_str() };
+        let path = if spec.path.is_empty() {
+            "."
+        } else {
+            spec.path.as_str()
+        };
         let mut named = word.clone();
         named.value = path.to_string();
         named.glob = false;
         self.note(depth, || {
-            format!("git pathspec {} names {path} in {}", word.value, base.display())
+            format!(
+                "git pathspec {} names {path} in {}",
+                word.value,
+                base.display()
+            )
         });
         if !spec.literal && path.contains(['*', '?', '[']) {
             self.git_pathspec(&named, Some(&base), part, depth);
@@ -386,7 +417,12 @@ impl Run<'_> {
         if !matches!(sub, "checkout" | "restore") {
             return;
         }
-        if rest.iter().any(|a| a.value == "--staged" && !rest.iter().any(|b| b.value == "--worktree" || b.value == "-W")) {
+        if rest.iter().any(|a| {
+            a.value == "--staged"
+                && !rest
+                    .iter()
+                    .any(|b| b.value == "--worktree" || b.value == "-W")
+        }) {
             return;
         }
         let nul = rest.iter().any(|a| a.value == "--pathspec-file-nul");
@@ -461,7 +497,10 @@ mod tests {
 
     #[test]
     fn prefixes_name_their_folder() {
-        assert_eq!(prefix_folder(&Word::literal(".git/hooks/")).value, ".git/hooks");
+        assert_eq!(
+            prefix_folder(&Word::literal(".git/hooks/")).value,
+            ".git/hooks"
+        );
         assert_eq!(prefix_folder(&Word::literal(".git/ho")).value, ".git");
         assert_eq!(prefix_folder(&Word::literal("out-")).value, ".");
     }

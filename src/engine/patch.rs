@@ -356,9 +356,15 @@ pub fn diff_targets(text: &str, strip: Option<usize>) -> Vec<String> {
                     push(&name, strip);
                 }
             }
-        } else if let Some(rest) = ["rename from ", "rename to ", "rename old ", "rename new ", "copy to "]
-            .iter()
-            .find_map(|p| line.strip_prefix(p))
+        } else if let Some(rest) = [
+            "rename from ",
+            "rename to ",
+            "rename old ",
+            "rename new ",
+            "copy to ",
+        ]
+        .iter()
+        .find_map(|p| line.strip_prefix(p))
         {
             for name in header_names(rest) {
                 push(&name, git_strip);
@@ -515,7 +521,10 @@ mod tests {
         for name in ["src/a.rs", ".env", ".github/workflows/ci.yml", "x"] {
             assert!(names.contains(&name.to_string()), "{name}: {names:?}");
         }
-        assert_eq!(diff_targets("+++ .envrc\t2024-01-01\n", Some(0)), vec![".envrc"]);
+        assert_eq!(
+            diff_targets("+++ .envrc\t2024-01-01\n", Some(0)),
+            vec![".envrc"]
+        );
         let spaced = diff_targets("+++ b/.env  2024-01-01 00:00:00\n", Some(1));
         assert!(spaced.contains(&".env".to_string()), "{spaced:?}");
     }
@@ -524,7 +533,8 @@ mod tests {
     fn quoted_context_and_header_only_diffs() {
         assert_eq!(unquote_c("\"b/.e\\156v\" x").0, "b/.env");
         assert_eq!(unquote_c("\"a\\tb\\\"c\"").0, "a\tb\"c");
-        let quoted = "diff --git \"a/.e\\156v\" \"b/.e\\156v\"\n--- \"a/.e\\156v\"\n+++ \"b/.e\\156v\"\n";
+        let quoted =
+            "diff --git \"a/.e\\156v\" \"b/.e\\156v\"\n--- \"a/.e\\156v\"\n+++ \"b/.e\\156v\"\n";
         assert_eq!(diff_targets(quoted, Some(1)), vec![".env"]);
         let header_only = "diff --git a/.github/workflows/x.yml b/.github/workflows/x.yml\nnew file mode 100644\nindex 0000000..e69de29\n";
         assert_eq!(
@@ -538,18 +548,30 @@ mod tests {
         // Without -p, every suffix.
         assert_eq!(
             diff_targets("+++ x/.github/workflows/ci.yml\n", None),
-            vec!["x/.github/workflows/ci.yml", ".github/workflows/ci.yml", "workflows/ci.yml", "ci.yml"]
+            vec![
+                "x/.github/workflows/ci.yml",
+                ".github/workflows/ci.yml",
+                "workflows/ci.yml",
+                "ci.yml"
+            ]
         );
     }
 
     #[test]
     fn patch_options_in_any_position() {
-        let words = |line: &str| -> Vec<Word> { line.split_whitespace().map(Word::literal).collect() };
+        let words =
+            |line: &str| -> Vec<Word> { line.split_whitespace().map(Word::literal).collect() };
         let line = read_patch(&words("x.txt -o .git/hooks/pre-commit -Np1"));
-        assert_eq!(line.output.map(|w| w.value).as_deref(), Some(".git/hooks/pre-commit"));
+        assert_eq!(
+            line.output.map(|w| w.value).as_deref(),
+            Some(".git/hooks/pre-commit")
+        );
         assert_eq!(line.strip, Some(1));
         let line = read_patch(&words("--directory=.git/hooks -oout -i d.patch"));
-        assert_eq!(line.directory.map(|w| w.value).as_deref(), Some(".git/hooks"));
+        assert_eq!(
+            line.directory.map(|w| w.value).as_deref(),
+            Some(".git/hooks")
+        );
         assert_eq!(line.output.map(|w| w.value).as_deref(), Some("out"));
         assert_eq!(line.inputs.len(), 1);
         assert!(read_patch(&words("--dry-run -p1")).looks_only);

@@ -103,8 +103,7 @@ fn names_git_file(form: &Pattern) -> bool {
         .file_name()
         .is_some_and(|n| n.to_string_lossy().eq_ignore_ascii_case(DOT_GIT));
     // A link named `.git` is a pointer too, whatever it points at.
-    named
-        && !std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_dir())
+    named && !std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_dir())
 }
 
 /// Adds the git-control finding to `hits` when one of the spot's `forms`
@@ -159,4 +158,3 @@ pub fn rows(repo: &Repository) -> Vec<(String, String)> {
     }
     rows
 }
-
