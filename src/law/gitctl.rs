@@ -1,7 +1,7 @@
 //! Git control, whole: every place through which git finds code to run or
 //! a config to read. One table, `rules/law.json`'s `cage.git_control`:
 //! its root-relative paths (`.git/config`, `.git/hooks`, `.git/info`,
-//! `.git/worktrees`, `.git/modules/**/config` …) are judged like every
+//! `.git/worktrees`, `.git/modules` …) are judged like every
 //! built-in rule; this module applies the same table to a git folder that
 //! lies outside the work tree (a linked work tree's common folder, a
 //! submodule's folder under the superproject's `.git/modules`), adds the
@@ -33,7 +33,7 @@ pub fn rule() -> Option<&'static ProtectedRule> {
 }
 
 /// The table's paths inside a git folder (`config`, `hooks`,
-/// `modules/**/config` …): its `.git/…` paths with `.git/` taken off.
+/// `modules` …): its `.git/…` paths with `.git/` taken off.
 pub fn git_dir_entries() -> impl Iterator<Item = &'static str> {
     rule()
         .into_iter()
@@ -112,7 +112,7 @@ fn names_git_file(form: &Pattern) -> bool {
 pub fn judge(laws: &[Law], forms: &[Pattern], spot: &Spot, hits: &mut Vec<Hit>) {
     let reached = forms.iter().any(names_git_file)
         || laws.iter().any(|law| {
-            controls(&law.repo)
+            law.git_controls
                 .iter()
                 .any(|control| forms.iter().any(|f| covers(control, f, spot.reach, false)))
         });

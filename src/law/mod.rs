@@ -52,6 +52,9 @@ pub struct Law {
     pub repo: Repository,
     /// Its project policy.
     pub policy: Policy,
+    /// Its git-control places beyond the root-relative table, read once
+    /// ([`gitctl::controls`]).
+    pub git_controls: Vec<Pattern>,
 }
 
 impl Law {
@@ -62,7 +65,12 @@ impl Law {
 
     fn of(repo: Repository) -> Law {
         let policy = Policy::load(&repo.root);
-        Law { repo, policy }
+        let git_controls = gitctl::controls(&repo);
+        Law {
+            repo,
+            policy,
+            git_controls,
+        }
     }
 
     /// Whether dependencies are frozen here.
