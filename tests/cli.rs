@@ -507,10 +507,13 @@ fn edit_tools_may_not_write_start_up_files() {
             let (d, reason) =
                 tool_decision(tool, input).unwrap_or_else(|| panic!("{tool} {path}: no output"));
             assert_eq!(d, "deny", "{tool} {path}: {reason}");
-            assert!(
-                reason.contains("trust.executable"),
-                "{tool} {path}: {reason}"
-            );
+            // A git folder's hooks and config are git control (issue 15).
+            let rule = if path.contains("/.git/") {
+                "cage.git_control"
+            } else {
+                "trust.executable"
+            };
+            assert!(reason.contains(rule), "{tool} {path}: {reason}");
         }
     }
     for path in [

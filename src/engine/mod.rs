@@ -22,7 +22,9 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 mod code;
+mod gitctl;
 mod law;
+mod patch;
 mod verb;
 use crate::law::{Laws, Reach};
 use code::ScriptKind;

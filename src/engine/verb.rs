@@ -127,6 +127,7 @@ impl Run<'_> {
         self.copies_into_folder(verb, args, part, depth, local_cwd.clone());
         self.extraction_folder(verb, args, part, depth, local_cwd.clone());
         self.patched_files(verb, args, site, depth, local_cwd.clone());
+        self.git_control_routes(verb, args, part, depth, local_cwd.clone());
         self.rewrites_in_place(&classified, &verb_words, part, depth, local_cwd.clone());
         let target = Target {
             verb,
@@ -422,6 +423,10 @@ impl Run<'_> {
                 reach
             };
             if let (Some(word), Some(reach)) = (written_word(write, verb_words), reach) {
+                if verb == "git" && self.git_magic_pathspec(&word, args, cwd.as_deref(), part, depth)
+                {
+                    continue;
+                }
                 if verb == "git" && !word.glob && word.value.contains(['*', '?', '[']) {
                     self.git_pathspec(&word, cwd.as_deref(), part, depth);
                 }

@@ -24,6 +24,7 @@
 
 mod commands;
 pub mod document;
+pub mod gitctl;
 pub mod gitignore;
 pub mod glob;
 mod judge;
@@ -34,7 +35,7 @@ mod spot;
 
 pub use commands::{frozen_command, reach_of};
 pub use judge::{HOME_PREFIX, builtin_revert_rule, home_hits, problem_rule};
-use judge::{add, covers, judge_form, unresolved_hit};
+use judge::{judge_form, unresolved_hit};
 pub use spot::{Reach, Spot};
 
 use crate::verdict::Verdict;
@@ -51,6 +52,9 @@ pub struct Law {
     pub repo: Repository,
     /// Its project policy.
     pub policy: Policy,
+    /// Its git-control places beyond the root-relative table, read once
+    /// ([`gitctl::controls`]).
+    pub git_controls: Vec<Pattern>,
 }
 
 impl Law {
@@ -61,7 +65,12 @@ impl Law {
 
     fn of(repo: Repository) -> Law {
         let policy = Policy::load(&repo.root);
-        Law { repo, policy }
+        let git_controls = gitctl::controls(&repo);
+        Law {
+            repo,
+            policy,
+            git_controls,
+        }
     }
 
     /// Whether dependencies are frozen here.
@@ -364,32 +373,9 @@ impl Laws {
                 }
             }
         }
-        // Git folders outside the work tree (linked work trees) and a
-        // `core.hooksPath` anywhere.
-        for law in &self.laws {
-            let mut controls: Vec<PathBuf> = Vec::new();
-            if let Some(dir) = &law.repo.git_dir
-                && !dir.starts_with(&law.repo.root)
-            {
-                controls.push(dir.join("config"));
-                controls.push(dir.join("hooks"));
-            }
-            controls.extend(law.repo.hooks_path.clone());
-            for control in controls {
-                let control = Pattern::literal(&control.to_string_lossy());
-                if forms.iter().any(|f| covers(&control, f, spot.reach, false)) {
-                    add(
-                        &mut hits,
-                        spot,
-                        Verdict::Blocked,
-                        "cage.git_control",
-                        "git control (config or hooks; the active core.hooksPath)",
-                        "cage built-in rule git_control",
-                        "Git configuration and hooks are for the person to change; say what you need and why.",
-                    );
-                }
-            }
-        }
+        // Git folders outside the work tree, the `.git` file and a
+        // `core.hooksPath` anywhere (`gitctl`).
+        gitctl::judge(&self.laws, &forms, spot, &mut hits);
         if unresolved && !hits.is_empty() {
             // What only run time knows cannot be pinned on one rule: one
             // signed finding says what the target could be.

@@ -65,27 +65,8 @@ impl Law {
                 push(verdict, rule.id, format!("{path}{except}"), source.clone());
             }
         }
-        if let Some(dir) = &self.repo.git_dir
-            && !dir.starts_with(&self.repo.root)
-        {
-            for part in ["config", "hooks"] {
-                push(
-                    Verdict::Blocked,
-                    "cage.git_control",
-                    dir.join(part).display().to_string(),
-                    "cage built-in rule git_control (the work tree's git folder)".into(),
-                );
-            }
-        }
-        if let Some(hooks) = &self.repo.hooks_path {
-            push(
-                Verdict::Blocked,
-                "cage.git_control",
-                self.repo
-                    .relative(hooks)
-                    .unwrap_or_else(|| hooks.display().to_string()),
-                "cage built-in rule git_control (the active core.hooksPath)".into(),
-            );
+        for (path, source) in super::gitctl::rows(&self.repo) {
+            push(Verdict::Blocked, super::gitctl::RULE, path, source);
         }
         let policy = &self.policy;
         for protect in &policy.cage.protect {
