@@ -883,7 +883,11 @@ impl<'a> Run<'a> {
             return;
         }
         let (verb, is_script) = peel::verb_of(written);
-        let is_script = is_script && !self.is_project_tool(written, local_cwd.as_deref());
+        let project_verb = self.project_runner(written, local_cwd.as_deref());
+        let verb = project_verb.unwrap_or(verb);
+        let is_script = is_script
+            && project_verb.is_none()
+            && !self.is_project_tool(written, local_cwd.as_deref());
         if is_script
             && self.script_file(
                 written,
@@ -999,6 +1003,11 @@ impl<'a> Run<'a> {
             Cow::Borrowed(words)
         };
         let Some(classified) = lexicon::classify(verb, &verb_words) else {
+            // An unknown dependency tool still meets the freeze
+            // (`npx npm-check-updates -u`, `pip-compile`).
+            if !is_script {
+                self.frozen_dependencies(verb, args, part, depth);
+            }
             if let Some((w, class)) = runner.and_then(|w| w.unknown.map(|c| (w, c))) {
                 self.find(
                     class.verdict(),
@@ -1068,6 +1077,7 @@ impl<'a> Run<'a> {
         self.frozen_dependencies(verb, args, part, depth);
         self.copies_into_folder(verb, args, part, depth, local_cwd.clone());
         self.extraction_folder(verb, args, part, depth, local_cwd.clone());
+        self.key_file(verb, args, part, depth, local_cwd.clone());
         self.patched_files(verb, args, site, depth, local_cwd.clone());
         self.rewrites_in_place(&classified, &verb_words, part, depth, local_cwd.clone());
         let targets_cwd = local_cwd.clone();
@@ -1116,6 +1126,9 @@ impl<'a> Run<'a> {
                 reach
             };
             if let (Some(word), Some(reach)) = (word, reach) {
+                if law::remote_operand(verb, &word) {
+                    continue;
+                }
                 if verb == "git" && !word.glob && word.value.contains(['*', '?', '[']) {
                     self.git_pathspec(&word, targets_cwd.as_deref(), part, depth);
                 }
