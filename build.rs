@@ -1343,10 +1343,7 @@ fn emit_rewrites(path: &Path, out: &mut String) -> BuildResult<()> {
             }
         };
         if entry.files.is_empty()
-            || entry
-                .files
-                .iter()
-                .any(|f| f.is_empty() || f.contains('/'))
+            || entry.files.iter().any(|f| f.is_empty() || f.contains('/'))
             || entry
                 .unless
                 .iter()

@@ -648,7 +648,10 @@ impl Run<'_> {
     /// project holds, not written in this line.
     pub(super) fn project_runner(&self, written: &str, cwd: Option<&Path>) -> Option<&'static str> {
         let verb = crate::rules::project_runner(written)?;
-        let full = self.location.resolve_in(&Word::literal(written), cwd).path?;
+        let full = self
+            .location
+            .resolve_in(&Word::literal(written), cwd)
+            .path?;
         (full.is_file() && !self.was_written(Some(&full))).then_some(verb)
     }
 

@@ -340,8 +340,22 @@ impl Run<'_> {
                         Some(paths) => {
                             for path in paths {
                                 if path.is_dir() {
-                                    self.rewritten_in(&path, formatter.files, &word.value, true, part, depth);
-                                    self.rewritten_below(&path, formatter.files, &tool, &word.value, part, depth);
+                                    self.rewritten_in(
+                                        &path,
+                                        formatter.files,
+                                        &word.value,
+                                        true,
+                                        part,
+                                        depth,
+                                    );
+                                    self.rewritten_below(
+                                        &path,
+                                        formatter.files,
+                                        &tool,
+                                        &word.value,
+                                        part,
+                                        depth,
+                                    );
                                 }
                             }
                             self.write_target(&word, cwd.clone(), Reach::Path, part, depth);
@@ -371,7 +385,12 @@ impl Run<'_> {
         part: &str,
         depth: usize,
     ) {
-        let spot = Spot::path(&spot_path(folder, files), shown, Reach::Path, &mut self.laws.fs);
+        let spot = Spot::path(
+            &spot_path(folder, files),
+            shown,
+            Reach::Path,
+            &mut self.laws.fs,
+        );
         let mut hits: Vec<law::Hit> = self
             .laws
             .judge(&spot)
@@ -788,7 +807,11 @@ fn spot_path(folder: &Path, files: &[&str]) -> PathBuf {
 /// Whether option word `word` gives `option`: the same, with `=value`,
 /// or, for a one-letter option, inside a cluster (`-aD` gives `-a`).
 fn option_given(word: &str, option: &str) -> bool {
-    if word == option || word.strip_prefix(option).is_some_and(|r| r.starts_with('=')) {
+    if word == option
+        || word
+            .strip_prefix(option)
+            .is_some_and(|r| r.starts_with('='))
+    {
         return true;
     }
     let letter = option.strip_prefix('-').filter(|l| l.len() == 1);

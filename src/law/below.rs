@@ -217,7 +217,9 @@ fn out_of_roots(law: &Law, rel: &str, kinds: &[Pattern], tool: &str, shown: &str
         .map(|(root, _)| Pattern::literal(root))
         .collect();
     let inside = |path: &str| {
-        path == ".gitagent" || path.starts_with(".gitagent/") || roots.iter().any(|r| r.covers_path(path))
+        path == ".gitagent"
+            || path.starts_with(".gitagent/")
+            || roots.iter().any(|r| r.covers_path(path))
     };
     let outside = any_file(&law.repo.root, rel, &|path, name| {
         kinds.iter().any(|k| k.matches(name)) && !inside(path)

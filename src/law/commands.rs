@@ -62,15 +62,16 @@ pub fn frozen_command(verb: &str, args: &[Word]) -> Option<&'static FrozenComman
         return frozen_command(&manager.value, &args[1..]);
     }
     // `yarn workspace web add x` is `yarn add x` in a workspace.
-    if verb == "yarn"
-        && args.first().is_some_and(|a| a.value == "workspace")
-        && args.len() > 2
-    {
+    if verb == "yarn" && args.first().is_some_and(|a| a.value == "workspace") && args.len() > 2 {
         return frozen_command(verb, &args[2..]);
     }
     let reading = Reading::of(verb, args);
     // A global install (`npm install -g tsc`) changes no project file.
-    if reading.options.iter().any(|o| matches!(*o, "-g" | "--global")) {
+    if reading
+        .options
+        .iter()
+        .any(|o| matches!(*o, "-g" | "--global"))
+    {
         return None;
     }
     if reading.options.iter().any(|o| READ_ONLY_FLAGS.contains(o)) {
@@ -253,12 +254,18 @@ mod tests {
         assert_eq!(rule("npm", "--prefix . install x"), manifest);
         assert_eq!(rule("npm", "-w pkg install x"), manifest);
         assert_eq!(rule("cargo", "+nightly add y"), manifest);
-        assert_eq!(rule("cargo", "--manifest-path x/Cargo.toml add y"), manifest);
+        assert_eq!(
+            rule("cargo", "--manifest-path x/Cargo.toml add y"),
+            manifest
+        );
         assert_eq!(rule("npm", "pkg set dependencies.x=1"), manifest);
         assert_eq!(rule("ncu", "-u"), manifest);
         assert_eq!(rule("ncu", ""), None);
         assert_eq!(rule("corepack", "pnpm add zod"), manifest);
-        assert_eq!(rule("pip", "install -e git+https://example.com/x.git#egg=x"), manifest);
+        assert_eq!(
+            rule("pip", "install -e git+https://example.com/x.git#egg=x"),
+            manifest
+        );
         assert_eq!(rule("pip", "install -r requirements.txt"), None);
         assert_eq!(rule("pip", "install -e ."), None);
         assert_eq!(rule("pip", "install ."), None);
