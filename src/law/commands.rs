@@ -81,8 +81,10 @@ pub fn frozen_command(verb: &str, args: &[Word]) -> Option<&'static FrozenComman
     if found.is_some() || !reading.shifted {
         return found;
     }
-    // The table's subcommand anywhere after the verb.
-    (1..reading.words.len()).find_map(|skip| matching(&reading.words, &reading.options, skip))
+    // Every word that is not an option, the table's subcommand anywhere
+    // after the verb.
+    let plain = Reading::plain(verb, args);
+    (0..plain.words.len()).find_map(|skip| matching(&plain.words, &reading.options, skip))
 }
 
 /// The first table entry `words` fit, with the words from `skip` on
@@ -127,8 +129,9 @@ struct Reading<'a> {
     words: Vec<&'a str>,
     /// The option words (not their values).
     options: Vec<&'a str>,
-    /// An option the lexicon does not know came before the subcommand: a
-    /// value it takes may have been read as the subcommand.
+    /// An option the lexicon does not know came before the subcommand, or
+    /// one was read by an abbreviation: what it took as its value may be
+    /// the subcommand or a package.
     shifted: bool,
 }
 
@@ -164,6 +167,14 @@ impl<'a> Reading<'a> {
             start = next;
         }
         let reading = crate::options::read(spec, &argv, start);
+        // A long option the lexicon knows only by a longer name (`pip
+        // install --upgrade` read as `--upgrade-strategy`) may have taken a
+        // package as its value.
+        shifted |= reading.uses.iter().any(|u| {
+            let written = word(u.index);
+            let name = written.split_once('=').map_or(written, |(name, _)| name);
+            name.starts_with("--") && u.known.is_some_and(|k| k.spelling.get() != name)
+        });
         options.extend(reading.uses.iter().map(|u| word(u.index)));
         options.extend(reading.unknown.iter().map(|&i| word(i)));
         // `pip install -e git+https://…` names a package to add; `-e .`
@@ -278,5 +289,6 @@ mod tests {
         assert_eq!(rule("npm", "run install"), None);
         assert_eq!(rule("yarn", "workspace web add zod"), manifest);
         assert_eq!(rule("bun", "--cwd web add zod"), manifest);
+        assert_eq!(rule("pip", "install --upgr requests"), manifest);
     }
 }
