@@ -534,6 +534,64 @@ impl Run<'_> {
         }
     }
 
+    /// `script FILE`, `script -O FILE -c CMD`, `script -t=TIMING`: the
+    /// files the session is recorded to (the first operand, default
+    /// `typescript`, and the log options' values) are written.
+    pub(super) fn session_files(
+        &mut self,
+        args: &[Word],
+        part: &str,
+        depth: usize,
+        cwd: Option<PathBuf>,
+    ) {
+        let mut files: Vec<Word> = Vec::new();
+        let mut operand = false;
+        let mut iter = args.iter();
+        while let Some(arg) = iter.next() {
+            let value = arg.value.as_str();
+            let attached = |at: usize| {
+                let mut word = arg.clone();
+                word.value = value[at..].to_string();
+                word
+            };
+            match value {
+                "--" => {
+                    files.extend(iter.next().cloned().filter(|_| !operand));
+                    break;
+                }
+                "-I" | "--log-in" | "-O" | "--log-out" | "-B" | "--log-io" | "-T"
+                | "--log-timing" => files.extend(iter.next().cloned()),
+                "-c" | "--command" | "-E" | "--echo" | "-m" | "--logging-format" | "-o"
+                | "--output-limit" => {
+                    iter.next();
+                }
+                _ if value.starts_with("--log-") || value.starts_with("--timing=") => {
+                    if let Some(at) = value.find('=') {
+                        files.push(attached(at + 1));
+                    }
+                }
+                _ if value.starts_with("-t") && value.len() > 2 => {
+                    let at = if value.as_bytes().get(2) == Some(&b'=') {
+                        3
+                    } else {
+                        2
+                    };
+                    files.push(attached(at));
+                }
+                _ if value.starts_with('-') && value.len() > 1 => {}
+                _ if !operand => {
+                    operand = true;
+                    files.push(arg.clone());
+                }
+                // BSD `script FILE CMD…`: the rest is the command.
+                _ => break,
+            }
+        }
+        for file in files {
+            self.write_target(&file, cwd.clone(), Reach::Path, part, depth);
+        }
+    }
+
     /// `tar -x -C DIR`, `unzip … -d DIR`: the archive's files land under
     /// DIR, so a rule covering DIR (or a folder above it) covers them all.
     pub(super) fn extraction_folder(
@@ -717,12 +775,12 @@ impl Run<'_> {
         part: &str,
         depth: usize,
     ) {
-        let Some(command) = law::frozen_command(verb, args) else {
-            return;
-        };
         if !self.laws.home().is_some_and(law::Law::frozen) {
             return;
         }
+        let Some(command) = law::frozen_command(verb, args) else {
+            return;
+        };
         self.note(depth, || {
             format!("path law: dependencies are frozen: {}", command.rule)
         });

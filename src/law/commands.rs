@@ -90,9 +90,7 @@ pub fn frozen_command(verb: &str, args: &[Word]) -> Option<&'static FrozenComman
 /// The first table entry `words` fit, with the words from `skip` on
 /// standing right after the verb (0 and 1 alike: the verb is word 0).
 fn matching(words: &[&str], options: &[&str], skip: usize) -> Option<&'static FrozenCommand> {
-    let Some((verb, rest)) = words.split_first() else {
-        return None;
-    };
+    let (verb, rest) = words.split_first()?;
     let rest = rest.get(skip.saturating_sub(1)..).unwrap_or(&[]);
     // Entries with a package (`npm install +`) come first in the table:
     // `npm install lodash` changes the manifest; `npm install` alone, or
