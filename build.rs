@@ -16,7 +16,7 @@ const CLASSES: &[&str] = &[
     "inspect", "build", "test", "format", "mutate", "install", "network", "publish", "destroy",
     "exec",
 ];
-const WRITE_MODES: &[&str] = &["none", "all", "last", "first", "cwd"];
+const WRITE_MODES: &[&str] = &["none", "all", "last", "first", "cwd", "second", "prefix"];
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -191,6 +191,7 @@ fn run() -> BuildResult<()> {
     emit_inline(&rules.join("inline.json"), &mut out)?;
     emit_law(&rules.join("law.json"), &mut out)?;
     emit_environment(&rules.join("environment.json"), &mut out)?;
+    emit_rewrites(&rules.join("rewrites.json"), &mut out)?;
     let dest = PathBuf::from(std::env::var("OUT_DIR").map_err(|e| e.to_string())?).join("rules.rs");
     fs::write(&dest, out).map_err(|e| format!("{}: {e}", dest.display()))
 }
@@ -361,6 +362,7 @@ struct ScriptsFile {
     about: String,
     test: Vec<String>,
     package_runners: Vec<PackageRunner>,
+    project_runners: BTreeMap<String, String>,
 }
 
 #[derive(Deserialize)]
@@ -405,6 +407,22 @@ fn emit_scripts(path: &Path, out: &mut String) -> BuildResult<()> {
         );
     }
     out.push_str("];\n\n");
+    let mut project = Vec::new();
+    for (runner, verb) in &file.project_runners {
+        if runner.starts_with('/') || runner.is_empty() || runner.contains("..") || verb.is_empty()
+        {
+            return Err(format!(
+                "{}: project runner `{runner}` must be a relative path naming a verb",
+                path.display()
+            ));
+        }
+        project.push(format!("({runner:?}, {verb:?})"));
+    }
+    let _ = writeln!(
+        out,
+        "/// The project's own runners run by path and the verb each is read as (from `rules/scripts.json`), sorted.\npub static PROJECT_RUNNERS: &[(&str, &str)] = &[{}];\n",
+        project.join(", ")
+    );
     Ok(())
 }
 
@@ -1113,6 +1131,7 @@ struct FrozenFile {
     #[serde(rename = "cage.lockfile")]
     lockfile: Vec<String>,
     lock_safe_flags: Vec<String>,
+    read_only_flags: Vec<String>,
 }
 
 fn verdict_variant(verdict: &Option<String>, context: &str) -> BuildResult<String> {
@@ -1198,7 +1217,16 @@ fn emit_law(path: &Path, out: &mut String) -> BuildResult<()> {
             if rest != "FrozenRest::Nothing" {
                 words.pop();
             }
+            // `-u|--upgrade`: one of these options must be given.
+            let options: Vec<String> = match words.last() {
+                Some(last) if last.starts_with('-') => {
+                    let last = words.pop().unwrap_or_default();
+                    last.split('|').map(str::to_string).collect()
+                }
+                _ => Vec::new(),
+            };
             if words.is_empty()
+                || options.iter().any(|o| !o.starts_with('-') || o.len() < 2)
                 || words
                     .iter()
                     .any(|w| w.starts_with('-') || w == "+" || w == "*")
@@ -1209,8 +1237,9 @@ fn emit_law(path: &Path, out: &mut String) -> BuildResult<()> {
                 ));
             }
             frozen.push(format!(
-                "FrozenCommand {{ rule: {rule:?}, words: {}, rest: {rest} }}",
-                str_slice(&words)
+                "FrozenCommand {{ rule: {rule:?}, words: {}, rest: {rest}, options: {} }}",
+                str_slice(&words),
+                str_slice(&options)
             ));
         }
     }
@@ -1225,6 +1254,11 @@ fn emit_law(path: &Path, out: &mut String) -> BuildResult<()> {
         out,
         "/// Flags that keep a lockfile command from changing the lockfile.\npub static LOCK_SAFE_FLAGS: &[&str] = {};\n",
         str_slice(&file.frozen_commands.lock_safe_flags)
+    );
+    let _ = writeln!(
+        out,
+        "/// Flags that keep any frozen command from changing a dependency file.\npub static READ_ONLY_FLAGS: &[&str] = {};\n",
+        str_slice(&file.frozen_commands.read_only_flags)
     );
     Ok(())
 }
@@ -1256,5 +1290,84 @@ fn insert_verb(
         ));
     }
     entries.insert(verb.to_string(), (spec, source.to_string()));
+    Ok(())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RewritesFile {
+    #[allow(dead_code)]
+    about: String,
+    formatters: Vec<FormatterEntry>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FormatterEntry {
+    command: String,
+    files: Vec<String>,
+    bare: String,
+    #[serde(default)]
+    manifest: Option<String>,
+    #[serde(default)]
+    fixes: Vec<String>,
+    unless: Vec<String>,
+}
+
+/// `rules/rewrites.json`: how far formatters and fixers reach.
+fn emit_rewrites(path: &Path, out: &mut String) -> BuildResult<()> {
+    let file: RewritesFile = read_json(path)?;
+    let mut rows = Vec::new();
+    let mut seen = BTreeSet::new();
+    for entry in &file.formatters {
+        let context = format!("{}: {}", path.display(), entry.command);
+        let words: Vec<String> = entry
+            .command
+            .split_whitespace()
+            .map(str::to_string)
+            .collect();
+        if words.is_empty() || !seen.insert(entry.command.clone()) {
+            return Err(format!("{context}: commands are unique and not empty"));
+        }
+        let bare = match (entry.bare.as_str(), &entry.manifest) {
+            ("tree", None) => "Bare::Tree".to_string(),
+            ("folder", None) => "Bare::Folder".to_string(),
+            ("none", None) => "Bare::Nothing".to_string(),
+            ("package", Some(manifest)) if !manifest.contains('/') && !manifest.is_empty() => {
+                format!("Bare::Package({manifest:?})")
+            }
+            _ => {
+                return Err(format!(
+                    "{context}: bare is tree, folder, none, or package with a manifest file name"
+                ));
+            }
+        };
+        if entry.files.is_empty()
+            || entry.files.iter().any(|f| f.is_empty() || f.contains('/'))
+            || entry
+                .unless
+                .iter()
+                .chain(&entry.fixes)
+                .any(|u| !u.starts_with('-') || u.len() < 2)
+        {
+            return Err(format!(
+                "{context}: files are name patterns, unless lists options"
+            ));
+        }
+        rows.push(format!(
+            "Formatter {{ command: {}, files: {}, bare: {bare}, fixes: {}, unless: {} }}",
+            str_slice(&words),
+            str_slice(&entry.files),
+            str_slice(&entry.fixes),
+            str_slice(&entry.unless)
+        ));
+    }
+    emit_array(
+        out,
+        "Formatters and fixers, and how far they reach (from `rules/rewrites.json`).",
+        "FORMATTERS",
+        "Formatter",
+        &rows,
+    );
     Ok(())
 }

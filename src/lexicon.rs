@@ -193,6 +193,11 @@ pub fn classify(verb: &str, argv: &[Word]) -> Option<Classified> {
             }
         }
         Operands::Cwd => writes.push(Written::Cwd),
+        Operands::Second => writes.extend(operands.get(1).map(|&i| Written::Arg(i))),
+        Operands::Prefix => match operands.get(1) {
+            Some(&i) => writes.push(Written::Arg(i)),
+            None => writes.push(Written::Cwd),
+        },
     }
     for &i in &operands {
         if let Some((key, _)) = argv[i].value.split_once('=')

@@ -123,6 +123,14 @@ impl From<&'static str> for RuleId {
     }
 }
 
+/// The path law's hits carry their ids as text, named in its data
+/// (`rules/law.json`, the product documents).
+impl From<&String> for RuleId {
+    fn from(id: &String) -> RuleId {
+        RuleId::named(id.clone())
+    }
+}
+
 impl From<&RuleId> for RuleId {
     fn from(id: &RuleId) -> RuleId {
         id.clone()

@@ -17,6 +17,11 @@ pub enum Operands {
     First,
     /// The working folder (`tar -x`, `unzip`).
     Cwd,
+    /// The second operand, when there is one (`uniq IN OUT`, `xxd IN OUT`).
+    Second,
+    /// The second operand, a prefix of the files written; with none, the
+    /// working folder (`split IN PREFIX`).
+    Prefix,
 }
 
 /// What a flag does to the write targets.
@@ -320,6 +325,8 @@ pub struct FrozenCommand {
     pub words: &'static [&'static str],
     /// What may follow those words.
     pub rest: FrozenRest,
+    /// Options of which one must be given (`ncu -u`); empty: none needed.
+    pub options: &'static [&'static str],
 }
 
 /// What may follow a frozen command's words.
@@ -548,6 +555,53 @@ pub fn is_test_script(path: &str) -> bool {
         path.strip_suffix(entry)
             .is_some_and(|before| before.is_empty() || before.ends_with('/'))
     })
+}
+
+/// A formatter or fixer that rewrites files in place (`rules/rewrites.json`).
+#[derive(Debug)]
+pub struct Formatter {
+    /// Its lexicon path (`["ruff", "format"]`).
+    pub command: &'static [&'static str],
+    /// Name patterns of the files it rewrites (`*.py`).
+    pub files: &'static [&'static str],
+    /// What it rewrites when it names nothing.
+    pub bare: Bare,
+    /// Options that make it rewrite when its class alone does not
+    /// (`ruff check --fix`, `rubocop -a`).
+    pub fixes: &'static [&'static str],
+    /// Options that make it only report (`--check`).
+    pub unless: &'static [&'static str],
+}
+
+/// What a formatter rewrites when it names no file or folder.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bare {
+    /// The working folder and everything beneath it.
+    Tree,
+    /// The working folder's own files.
+    Folder,
+    /// The tree of the outermost folder, from the working folder up to
+    /// the repository's root, that holds this file (`Cargo.toml`).
+    Package(&'static str),
+    /// Nothing: it reads stdin.
+    Nothing,
+}
+
+/// The formatter entry for a lexicon path, if it has one; the path may
+/// start with the runner that runs it (`python -m black`, `bundle exec
+/// rubocop`).
+pub fn formatter(path: &[&str]) -> Option<&'static Formatter> {
+    (0..path.len().min(3)).find_map(|skip| FORMATTERS.iter().find(|f| f.command == &path[skip..]))
+}
+
+/// The verb a project runner run by path is read as (`bin/rails` is
+/// rails, `./gradlew` is gradlew), if `path` names one.
+pub fn project_runner(path: &str) -> Option<&'static str> {
+    let path = path.trim_start_matches("./");
+    PROJECT_RUNNERS
+        .iter()
+        .find(|(runner, _)| *runner == path)
+        .map(|(_, verb)| *verb)
 }
 
 /// Whether `name` is a shell (`sh`, `bash`, …).

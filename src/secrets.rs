@@ -442,6 +442,80 @@ fn reads_recursively(verb: &str, args: &[Word]) -> bool {
     false
 }
 
+/// Options of `git log` that show commits, names and counts, never a
+/// file's content (`-p`, `-L`, `-S` and the rest are not here).
+const LOG_NAMES_ONLY: &[&str] = &[
+    "--oneline",
+    "--stat",
+    "--name-only",
+    "--name-status",
+    "--shortstat",
+    "--numstat",
+    "--summary",
+    "--follow",
+    "--all",
+    "--graph",
+    "--decorate",
+    "--no-decorate",
+    "--abbrev-commit",
+    "--no-merges",
+    "--merges",
+    "--first-parent",
+    "--reverse",
+    "--since",
+    "--until",
+    "--after",
+    "--before",
+    "--author",
+    "--committer",
+    "--date",
+    "--pretty",
+    "--format",
+    "-n",
+    "--max-count",
+    "--skip",
+    "--grep",
+    "-i",
+    "--color",
+    "--no-color",
+    "--relative-date",
+    "--no-pager",
+    "-1",
+];
+
+/// `git log -- .env`, `git log --oneline .env`: the commits that touched a
+/// path, no file content. Only with options of [`LOG_NAMES_ONLY`] (and
+/// `-NUM`), and no `REV:PATH` word (which names a file's content).
+fn git_log_without_content(args: &[Word]) -> bool {
+    let mut words = args.iter().map(|w| w.value.as_str());
+    loop {
+        match words.next() {
+            Some("-C" | "-c") => {
+                words.next();
+            }
+            Some("--no-pager" | "-P" | "--no-optional-locks") => {}
+            Some("log" | "shortlog") => break,
+            _ => return false,
+        }
+    }
+    words.all(|word| {
+        if word == "--" {
+            return true;
+        }
+        if let Some(digits) = word.strip_prefix('-')
+            && !digits.is_empty()
+            && digits.bytes().all(|b| b.is_ascii_digit())
+        {
+            return true;
+        }
+        if word.starts_with('-') {
+            let name = word.split_once('=').map_or(word, |(name, _)| name);
+            return LOG_NAMES_ONLY.contains(&name);
+        }
+        !word.contains(':')
+    })
+}
+
 /// Why `verb args` reads secrets, if it does. `location` and `cwd` resolve
 /// the paths it names (`cd ~/.aws && cat credentials`).
 pub fn secret_read(
@@ -460,7 +534,7 @@ pub fn secret_read(
             }
         }
     }
-    if verb == ASSIGNMENT {
+    if verb == ASSIGNMENT || verb == "git" && git_log_without_content(args) {
         return None;
     }
     let no_content = NO_CONTENT.contains(&verb);
@@ -529,7 +603,19 @@ pub fn secret_read(
                 crate::limits::clip(&word.value, 80)
             ));
         }
-        let words = read_operands.iter().map(|w| named(w)).chain(option_values);
+        // `git log -L1,5:.env`: the file after the last `:`.
+        let line_ranges = args.iter().filter(|_| verb == "git").filter_map(|w| {
+            let (_, path) = w.value.strip_prefix("-L")?.rsplit_once(':')?;
+            let mut inner = w.clone();
+            inner.value = path.to_string();
+            inner.tilde = false;
+            Some(inner)
+        });
+        let words = read_operands
+            .iter()
+            .map(|w| named(w))
+            .chain(option_values)
+            .chain(line_ranges);
         for word in words {
             for path in resolve(&word, location, cwd) {
                 if names_secret(&path) {

@@ -644,6 +644,18 @@ impl Run<'_> {
         !self.was_written(full.as_ref())
     }
 
+    /// The verb a project runner run by path is read as (`bin/rails test`
+    /// is `rails test`, `./gradlew build` is `gradlew build`): a file the
+    /// project holds, not written in this line.
+    pub(super) fn project_runner(&self, written: &str, cwd: Option<&Path>) -> Option<&'static str> {
+        let verb = crate::rules::project_runner(written)?;
+        let full = self
+            .location
+            .resolve_in(&Word::literal(written), cwd)
+            .path?;
+        (full.is_file() && !self.was_written(Some(&full))).then_some(verb)
+    }
+
     /// Has a lane read `text` and judges what it found. Returns true when
     /// the lane's verdict replaces the lexicon's (always, but for the
     /// token-scanned languages, which stay exec).

@@ -711,6 +711,9 @@ impl<'a> Run<'a> {
                 );
                 return;
             }
+            if peel::verb_of(&words[0].value).0 == "script" {
+                self.session_files(&words[1..], part, depth, local_cwd.clone());
+            }
             let mut step = peel::peel_fed(&words, fed);
             if let Step::Either { main, also } = step {
                 self.other_reading(also, site, depth, &local_cwd);

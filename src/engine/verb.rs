@@ -70,7 +70,11 @@ impl Run<'_> {
             return;
         }
         let (verb, is_script) = peel::verb_of(written);
-        let is_script = is_script && !self.is_project_tool(written, local_cwd.as_deref());
+        let project_verb = self.project_runner(written, local_cwd.as_deref());
+        let verb = project_verb.unwrap_or(verb);
+        let is_script = is_script
+            && project_verb.is_none()
+            && !self.is_project_tool(written, local_cwd.as_deref());
         if is_script && self.script_by_path(written, head, site, depth, local_cwd.clone()) {
             self.wrapper_floor(wrapping.wrapper, wrapping.class, Effect::Inspect, part);
             return;
@@ -106,6 +110,11 @@ impl Run<'_> {
             Cow::Borrowed(words)
         };
         let Some(classified) = lexicon::classify(verb, &verb_words) else {
+            // An unknown dependency tool still meets the freeze
+            // (`npx npm-check-updates -u`, `pip-compile`).
+            if !is_script {
+                self.frozen_dependencies(verb, args, part, depth);
+            }
             self.unlisted_verb(verb, runner, is_script, wrapping, part, depth);
             return;
         };
@@ -126,6 +135,7 @@ impl Run<'_> {
         self.frozen_dependencies(verb, args, part, depth);
         self.copies_into_folder(verb, args, part, depth, local_cwd.clone());
         self.extraction_folder(verb, args, part, depth, local_cwd.clone());
+        self.key_file(verb, args, part, depth, local_cwd.clone());
         self.patched_files(verb, args, site, depth, local_cwd.clone());
         self.git_control_routes(verb, args, part, depth, local_cwd.clone());
         self.rewrites_in_place(&classified, &verb_words, part, depth, local_cwd.clone());
@@ -423,6 +433,9 @@ impl Run<'_> {
                 reach
             };
             if let (Some(word), Some(reach)) = (written_word(write, verb_words), reach) {
+                if super::law::remote_operand(verb, &word) {
+                    continue;
+                }
                 if verb == "git" && self.git_magic_pathspec(&word, args, cwd.as_deref(), part, depth)
                 {
                     continue;

@@ -22,6 +22,7 @@
 //! matches, `resolve` and `gitignore` read the filesystem, `show` prints the
 //! law for `portcullis policy`.
 
+mod below;
 mod commands;
 pub mod document;
 pub mod gitctl;
