@@ -867,7 +867,7 @@ impl<'a> Run<'a> {
                 ("popd", _) => None,
                 (_, None) => location.home.clone(),
                 (_, Some(dir)) if dir.value == "-" => None,
-                (_, Some(dir)) => location.resolve_in(dir, cwd.as_deref()).path,
+                (_, Some(dir)) => self.cd_folder(words, dir, cwd.as_deref()),
             };
             self.note(depth, || match cwd.as_deref() {
                 Some(dir) => format!("cd: now in {}", dir.display()),
@@ -993,6 +993,7 @@ impl<'a> Run<'a> {
             self.floor(rule, part, depth);
         }
         self.links.record(&floor_verb, args, &floor_location);
+        self.links.made_by(part);
         let verb_words: Cow<[Word]> = if verb == "find" {
             Cow::Owned(peel::strip_find_exec(words))
         } else {
@@ -1039,6 +1040,7 @@ impl<'a> Run<'a> {
             classified.note = found.note;
         }
         let effect = classified.effect;
+        self.narrowed_trust(effect, &classified.path, local_cwd.as_deref(), part, depth);
         self.note(depth, || {
             format!("lexicon: {} ({})", classified.rule, effect.as_str())
         });
