@@ -1199,6 +1199,70 @@ mod tests {
     }
 
     #[test]
+    fn parents_are_kept_for_the_kernel() {
+        let l = loc();
+        let t = l.resolve(&Word::literal("hooklink/../config"));
+        assert_eq!(t.path, Some(PathBuf::from("/home/u/proj/config")));
+        assert_eq!(
+            t.physical,
+            Some(PathBuf::from("/home/u/proj/hooklink/../config"))
+        );
+        assert_eq!(l.resolve(&Word::literal("a/./b")).physical, None);
+        assert_eq!(l.resolve(&Word::literal("/../etc")).physical, None);
+    }
+
+    #[test]
+    fn process_folders_are_the_shell_s() {
+        let l = loc();
+        let at = |raw: &str| {
+            let mut w = Word::literal(raw);
+            w.dynamic = raw.contains('$');
+            l.resolve_in(&w, Some(Path::new("/home/u/proj/sub")))
+        };
+        for own in [
+            "/proc/self/cwd/x",
+            "/proc/thread-self/cwd/x",
+            "/proc/$$/cwd/x",
+            "/proc/self/task/7/cwd/x",
+        ] {
+            assert_eq!(at(own).path, Some(PathBuf::from("/home/u/proj/sub/x")), "{own}");
+        }
+        let up = at("/proc/self/cwd/../.git/config");
+        assert_eq!(up.path, Some(PathBuf::from("/home/u/proj/.git/config")));
+        for other in ["/proc/1/cwd/x", "/dev/fd/3/x", "/proc/self/fd/3/x"] {
+            let t = at(other);
+            assert!(t.opaque && t.path.is_none(), "{other}");
+        }
+        assert!(!at("/dev/fd/3").opaque);
+        assert!(is_sink("/dev/fd/2") && is_sink("/proc/self/fd/1"));
+        assert!(!is_sink("/dev/fd/3/config") && !is_sink("/dev/fd/"));
+    }
+
+    #[test]
+    fn links_are_read_before_parents() {
+        let l = loc();
+        let mut links = Links::default();
+        let args: Vec<Word> = ["-s", ".git/hooks", "h"].iter().map(|a| Word::literal(a)).collect();
+        links.record("ln", &args, &l);
+        let through = |p: &str, last| links.through(Path::new(p), last, "later");
+        assert_eq!(
+            through("/home/u/proj/h/../config", true),
+            Some(PathBuf::from("/home/u/proj/.git/config"))
+        );
+        assert_eq!(
+            through("/home/u/proj/h", true),
+            Some(PathBuf::from("/home/u/proj/.git/hooks"))
+        );
+        assert_eq!(through("/home/u/proj/h", false), None);
+        assert_eq!(through("/home/u/proj/x/../config", true), None);
+        links.made_by("ln -s .git/hooks h");
+        assert_eq!(
+            links.through(Path::new("/home/u/proj/h"), true, "ln -s .git/hooks h"),
+            None
+        );
+    }
+
+    #[test]
     fn links_lead_where_they_point() {
         let l = loc();
         let mut links = Links::default();

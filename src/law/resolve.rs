@@ -26,8 +26,12 @@ pub fn resolve_links(path: &Path) -> PathBuf {
             continue;
         }
         let next = done.join(&part);
+        // `/proc/self`, `/proc/PID/cwd`, `/proc/PID/fd/N`: links only the
+        // process that opens them can read; read here they would name the
+        // guard's own folder and descriptors. Kept as written.
+        let magic = done.starts_with("/proc");
         match std::fs::symlink_metadata(&next) {
-            Ok(meta) if meta.file_type().is_symlink() && links < MAX_LINKS => {
+            Ok(meta) if meta.file_type().is_symlink() && links < MAX_LINKS && !magic => {
                 links += 1;
                 let Ok(target) = std::fs::read_link(&next) else {
                     done = next;
@@ -333,6 +337,20 @@ pub fn read_limited(path: &Path, limit: u64) -> Result<Option<String>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn folders_above_stop_at_the_home_folder() {
+        let above: Vec<&Path> = folders_above(Path::new("/home/u/a/b/c")).collect();
+        assert_eq!(
+            above,
+            [Path::new("/home/u/a/b"), Path::new("/home/u/a"), Path::new("/home/u")]
+        );
+        let above: Vec<&Path> = folders_above(Path::new("/srv/x/y")).collect();
+        assert_eq!(above, [Path::new("/srv/x"), Path::new("/srv")]);
+        assert_eq!(folders_above(Path::new("/")).count(), 0);
+        let proc_path = resolve_links(Path::new("/proc/self/cwd/x"));
+        assert_eq!(proc_path, PathBuf::from("/proc/self/cwd/x"));
+    }
 
     #[test]
     fn links_of_existing_parts_are_resolved() {
