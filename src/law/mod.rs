@@ -84,6 +84,8 @@ pub struct Laws {
     /// For a law's root, the roots of the laws around it (see
     /// [`Laws::outer_of`]).
     outer: HashMap<PathBuf, Vec<PathBuf>>,
+    /// For a folder, the law of narrowest trust containing it.
+    trust_of: HashMap<PathBuf, Option<usize>>,
 }
 
 /// What a write target's findings depend on: the target, the folder it is
@@ -170,6 +172,7 @@ impl Laws {
             fs: FsCache::default(),
             judged: HashMap::new(),
             outer: HashMap::new(),
+            trust_of: HashMap::new(),
         }
     }
 
@@ -302,6 +305,24 @@ impl Laws {
     pub fn trust_hit_at(&mut self, dir: Option<&Path>, verdict: Verdict) -> Option<Hit> {
         self.load_home();
         let dir = dir.map(Path::to_path_buf).or_else(|| self.cwd.clone())?;
+        let strictest = match self.trust_of.get(&dir) {
+            Some(known) => *known,
+            None => {
+                let found = self.strictest_trust(&dir);
+                if self.trust_of.len() >= MAX_REMEMBERED {
+                    self.trust_of.clear();
+                }
+                self.trust_of.insert(dir, found);
+                found
+            }
+        };
+        trust_hit(&self.laws[strictest?], verdict)
+    }
+
+    /// The law of narrowest trust among those containing folder `dir`
+    /// (`None` when every one is trusted).
+    fn strictest_trust(&mut self, dir: &Path) -> Option<usize> {
+        let dir = dir.to_path_buf();
         let mut chain = self.chain_of(&dir.join("-"));
         if dir.as_path() == self.cwd.as_deref().unwrap_or(Path::new("")) {
             // The working folder's own law, even where it is anchored at
@@ -319,8 +340,8 @@ impl Laws {
         }
         chain
             .into_iter()
-            .filter_map(|i| trust_hit(&self.laws[i], verdict))
-            .max_by_key(|h| (h.verdict, h.rule == "trust.denied"))
+            .filter(|&i| self.laws[i].policy.trust != Trust::Trusted)
+            .max_by_key(|&i| self.laws[i].policy.trust == Trust::Denied)
     }
 
     /// Whether dependencies are frozen by any law containing the working
