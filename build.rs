@@ -1236,7 +1236,11 @@ fn emit_law(path: &Path, out: &mut String) -> BuildResult<()> {
         str_slice(&file.frozen_commands.lock_safe_flags)
     );
     for command in &file.network_reads.commands {
-        if command.is_empty() || command.split(' ').any(|w| w.is_empty() || w.starts_with('-')) {
+        if command.is_empty()
+            || command
+                .split(' ')
+                .any(|w| w.is_empty() || w.starts_with('-'))
+        {
             return Err(format!(
                 "{}: network read `{command}` is malformed",
                 path.display()

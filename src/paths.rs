@@ -114,9 +114,14 @@ impl Location {
     pub fn resolve_in(&self, word: &Word, cwd: Option<&Path>) -> Target {
         // `/proc/$$/cwd`: the shell's own process.
         if word.dynamic
-            && let Some(rest) = ["/proc/$$/", "/proc/${$}/", "/proc/$BASHPID/", "/proc/${BASHPID}/"]
-                .iter()
-                .find_map(|p| word.value.strip_prefix(p))
+            && let Some(rest) = [
+                "/proc/$$/",
+                "/proc/${$}/",
+                "/proc/$BASHPID/",
+                "/proc/${BASHPID}/",
+            ]
+            .iter()
+            .find_map(|p| word.value.strip_prefix(p))
         {
             let mut own = word.clone();
             own.value = format!("/proc/self/{rest}");
@@ -246,6 +251,11 @@ enum Through {
 /// Reads `path` (absolute, `..` kept) for `/proc/PID/cwd`, `/proc/PID/fd/N/…`
 /// and `/dev/fd/N/…`; `cwd` is the shell's tracked folder.
 fn through_process(path: &Path, cwd: Option<&Path>) -> Through {
+    use std::os::unix::ffi::OsStrExt;
+    let bytes = path.as_os_str().as_bytes();
+    if !(bytes.starts_with(b"/proc/") || bytes.starts_with(b"/dev/fd/")) {
+        return Through::Plain;
+    }
     let parts: Vec<&std::ffi::OsStr> = path
         .components()
         .filter_map(|c| match c {
@@ -288,6 +298,10 @@ fn is_process(name: &str) -> bool {
 /// `path` with `.` removed when it holds a `..` after a name (the form the
 /// kernel reads); `None` when lexical normalisation loses nothing.
 fn keeps_parent(path: &Path) -> Option<PathBuf> {
+    use std::os::unix::ffi::OsStrExt;
+    if !path.as_os_str().as_bytes().windows(3).any(|w| w == b"/..") {
+        return None;
+    }
     let mut seen_name = false;
     let mut parent_after_name = false;
     for component in path.components() {
@@ -1225,7 +1239,11 @@ mod tests {
             "/proc/$$/cwd/x",
             "/proc/self/task/7/cwd/x",
         ] {
-            assert_eq!(at(own).path, Some(PathBuf::from("/home/u/proj/sub/x")), "{own}");
+            assert_eq!(
+                at(own).path,
+                Some(PathBuf::from("/home/u/proj/sub/x")),
+                "{own}"
+            );
         }
         let up = at("/proc/self/cwd/../.git/config");
         assert_eq!(up.path, Some(PathBuf::from("/home/u/proj/.git/config")));
@@ -1242,7 +1260,10 @@ mod tests {
     fn links_are_read_before_parents() {
         let l = loc();
         let mut links = Links::default();
-        let args: Vec<Word> = ["-s", ".git/hooks", "h"].iter().map(|a| Word::literal(a)).collect();
+        let args: Vec<Word> = ["-s", ".git/hooks", "h"]
+            .iter()
+            .map(|a| Word::literal(a))
+            .collect();
         links.record("ln", &args, &l);
         let through = |p: &str, last| links.through(Path::new(p), last, "later");
         assert_eq!(

@@ -160,7 +160,12 @@ impl Run<'_> {
     /// The folder `cd` (or `pushd`) moves to: as bash keeps it (`..`
     /// read by name), or, with `-P`, the folder on disk (links resolved,
     /// those made earlier in the line too).
-    pub(super) fn cd_folder(&self, words: &[Word], dir: &Word, cwd: Option<&Path>) -> Option<PathBuf> {
+    pub(super) fn cd_folder(
+        &self,
+        words: &[Word],
+        dir: &Word,
+        cwd: Option<&Path>,
+    ) -> Option<PathBuf> {
         let target = self.location.resolve_in(dir, cwd);
         let path = target.path.clone()?;
         let physical = words
@@ -173,7 +178,9 @@ impl Run<'_> {
         }
         let from = target.physical.unwrap_or(path);
         let via = self.links.through(&from, true, "");
-        Some(crate::law::resolve::resolve_links(via.as_deref().unwrap_or(&from)))
+        Some(crate::law::resolve::resolve_links(
+            via.as_deref().unwrap_or(&from),
+        ))
     }
 
     /// Under narrowed workspace trust (`restricted`, of any law containing
@@ -190,7 +197,11 @@ impl Run<'_> {
     ) {
         let network = reads_network(path);
         let offline = effect == crate::verdict::Effect::Inspect && !network;
-        let asks = if offline { Verdict::Free } else { Verdict::Signed };
+        let asks = if offline {
+            Verdict::Free
+        } else {
+            Verdict::Signed
+        };
         let Some(hit) = self.laws.trust_hit_at(cwd, asks) else {
             return;
         };
@@ -588,8 +599,9 @@ impl Run<'_> {
 /// `gh pr view`, `kubectl get`): `rules/law.json` `network_reads`.
 fn reads_network(path: &[&str]) -> bool {
     crate::rules::NETWORK_READS.iter().any(|entry| {
-        let words: Vec<&str> = entry.split(' ').collect();
-        path.len() >= words.len() && path.iter().zip(&words).all(|(a, b)| a == b)
+        let mut words = entry.split(' ');
+        let mut given = path.iter();
+        words.all(|w| given.next() == Some(&w))
     })
 }
 
@@ -693,7 +705,11 @@ pub fn evaluate_edit(kind: EditKind, path: &str, location: &Location, laws: &mut
             }
             for other in others {
                 let also = Spot::path(&other, &shown, Reach::Path, &mut laws.fs);
-                for hit in laws.judge(&also).into_iter().chain(law::home_hits(&also, location.home.as_deref())) {
+                for hit in laws
+                    .judge(&also)
+                    .into_iter()
+                    .chain(law::home_hits(&also, location.home.as_deref()))
+                {
                     if !hits.iter().any(|h| h.rule == hit.rule) {
                         hits.push(hit);
                     }

@@ -85,7 +85,7 @@ pub struct Laws {
     /// [`Laws::outer_of`]).
     outer: HashMap<PathBuf, Vec<PathBuf>>,
     /// For a folder, the law of narrowest trust containing it.
-    trust_of: HashMap<PathBuf, Option<usize>>,
+    trust_of: HashMap<Box<[u8]>, Option<usize>>,
 }
 
 /// What a write target's findings depend on: the target, the folder it is
@@ -305,14 +305,21 @@ impl Laws {
     pub fn trust_hit_at(&mut self, dir: Option<&Path>, verdict: Verdict) -> Option<Hit> {
         self.load_home();
         let dir = dir.map(Path::to_path_buf).or_else(|| self.cwd.clone())?;
-        let strictest = match self.trust_of.get(&dir) {
+        // Keyed by the path's bytes: hashing a deep path component by
+        // component costs more than the look it saves.
+        let key = dir
+            .as_os_str()
+            .as_encoded_bytes()
+            .to_vec()
+            .into_boxed_slice();
+        let strictest = match self.trust_of.get(&key) {
             Some(known) => *known,
             None => {
                 let found = self.strictest_trust(&dir);
                 if self.trust_of.len() >= MAX_REMEMBERED {
                     self.trust_of.clear();
                 }
-                self.trust_of.insert(dir, found);
+                self.trust_of.insert(key, found);
                 found
             }
         };
@@ -416,7 +423,12 @@ impl Laws {
                 named.push(root.join(file));
             }
             let policy = &law.policy;
-            let mut zones: Vec<&str> = policy.cage.protect.iter().map(|p| p.glob.as_str()).collect();
+            let mut zones: Vec<&str> = policy
+                .cage
+                .protect
+                .iter()
+                .map(|p| p.glob.as_str())
+                .collect();
             if let Some(gantry) = &policy.gantry {
                 zones.extend(gantry.all_zones.iter().map(|(z, _)| z.as_str()));
                 zones.extend(gantry.org_zones.iter().map(String::as_str));

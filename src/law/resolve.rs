@@ -197,9 +197,11 @@ pub fn holds_policy(dir: &Path) -> bool {
 pub fn folders_above(start: &Path) -> impl Iterator<Item = &Path> {
     let env_home = std::env::var_os("HOME").map(PathBuf::from);
     let stop = start.ancestors().find(|dir| {
-        env_home.as_deref() == Some(*dir) || dir.parent().is_some_and(|p| {
-            p == Path::new("/home") || p == Path::new("/Users")
-        }) || *dir == Path::new("/root")
+        env_home.as_deref() == Some(*dir)
+            || dir
+                .parent()
+                .is_some_and(|p| p == Path::new("/home") || p == Path::new("/Users"))
+            || *dir == Path::new("/root")
     });
     let stop = stop.map(Path::to_path_buf);
     let mut done = false;
@@ -343,7 +345,11 @@ mod tests {
         let above: Vec<&Path> = folders_above(Path::new("/home/u/a/b/c")).collect();
         assert_eq!(
             above,
-            [Path::new("/home/u/a/b"), Path::new("/home/u/a"), Path::new("/home/u")]
+            [
+                Path::new("/home/u/a/b"),
+                Path::new("/home/u/a"),
+                Path::new("/home/u")
+            ]
         );
         let above: Vec<&Path> = folders_above(Path::new("/srv/x/y")).collect();
         assert_eq!(above, [Path::new("/srv/x"), Path::new("/srv")]);
