@@ -1105,6 +1105,15 @@ struct LawFile {
     about: String,
     protected: Vec<ProtectedEntry>,
     frozen_commands: FrozenFile,
+    network_reads: NetworkReads,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NetworkReads {
+    #[allow(dead_code)]
+    about: String,
+    commands: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -1259,6 +1268,23 @@ fn emit_law(path: &Path, out: &mut String) -> BuildResult<()> {
         out,
         "/// Flags that keep any frozen command from changing a dependency file.\npub static READ_ONLY_FLAGS: &[&str] = {};\n",
         str_slice(&file.frozen_commands.read_only_flags)
+    );
+    for command in &file.network_reads.commands {
+        if command.is_empty()
+            || command
+                .split(' ')
+                .any(|w| w.is_empty() || w.starts_with('-'))
+        {
+            return Err(format!(
+                "{}: network read `{command}` is malformed",
+                path.display()
+            ));
+        }
+    }
+    let _ = writeln!(
+        out,
+        "/// Commands classed inspect that read the network (from `rules/law.json`).\npub static NETWORK_READS: &[&str] = {};\n",
+        str_slice(&file.network_reads.commands)
     );
     Ok(())
 }

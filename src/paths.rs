@@ -31,6 +31,14 @@ pub struct Target {
     /// Starts with an unknown variable directly followed by `/`, so an empty
     /// value would make it an absolute path (`"$DIR/"*` → `/*`).
     pub empty_var_hazard: Option<PathBuf>,
+    /// The absolute path with its `..` kept, when it has one: the kernel
+    /// applies `..` after the links before it (`hooklink/../config` is
+    /// `.git/config` when `hooklink` leads to `.git/hooks`), so the law
+    /// resolves this form component by component.
+    pub physical: Option<PathBuf>,
+    /// Passes through a folder only the running process knows (`/dev/fd/3/x`,
+    /// `/proc/1234/cwd/x`): `path` is `None` and the law reads it as any path.
+    pub opaque: bool,
 }
 
 /// What kind of place a target is, for the floor.
@@ -83,13 +91,17 @@ const HARMLESS_DEVICES: &[&str] = &[
     "vcs*", "zero",
 ];
 
-/// Paths that are writable but write no file.
+/// Paths that are writable but write no file: an open descriptor itself
+/// (`/dev/fd/2`, `/proc/self/fd/1`), never a path through one
+/// (`/dev/fd/3/config` is a file in the folder descriptor 3 holds).
 pub fn is_sink(path: &str) -> bool {
+    let descriptor = |n: &str| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit());
     matches!(
         path,
         "/dev/null" | "/dev/stdout" | "/dev/stderr" | "/dev/tty" | "-"
-    ) || path.starts_with("/dev/fd/")
-        || path.starts_with("/dev/pts/")
+    ) || path.strip_prefix("/dev/fd/").is_some_and(descriptor)
+        || path.strip_prefix("/proc/self/fd/").is_some_and(descriptor)
+        || path.strip_prefix("/dev/pts/").is_some_and(descriptor)
 }
 
 impl Location {
@@ -100,6 +112,25 @@ impl Location {
 
     /// Resolves a word against an explicit working folder (`git -C dir`).
     pub fn resolve_in(&self, word: &Word, cwd: Option<&Path>) -> Target {
+        // `/proc/$$/cwd`: the shell's own process.
+        if word.dynamic
+            && let Some(rest) = [
+                "/proc/$$/",
+                "/proc/${$}/",
+                "/proc/$BASHPID/",
+                "/proc/${BASHPID}/",
+            ]
+            .iter()
+            .find_map(|p| word.value.strip_prefix(p))
+        {
+            let mut own = word.clone();
+            own.value = format!("/proc/self/{rest}");
+            own.dynamic = own.value.contains(['$', '`']);
+            let mut target = self.resolve_in(&own, cwd);
+            target.raw = word.value.clone();
+            target.dynamic = true;
+            return target;
+        }
         // `/home/$USER`, `"$HOME"/x`: variables whose value is known are
         // read by value (`${HOME:-…}` and the like are left to the code below).
         if word.dynamic
@@ -121,6 +152,8 @@ impl Location {
             glob: word.glob,
             dynamic: word.dynamic,
             empty_var_hazard: None,
+            physical: None,
+            opaque: false,
         };
         let home = self.home.as_deref();
         let (base, rest): (Option<PathBuf>, &str) = if word.tilde {
@@ -168,14 +201,121 @@ impl Location {
         if rest.contains('$') || rest.contains('`') {
             return target;
         }
-        target.path = base
-            .map(|b| normalise(&b.join(rest)))
-            // Past PATH_MAX the kernel refuses the path, so it names
-            // nothing portcullis can look at (and a `cd a` repeated
-            // thousands of times would cost a lookup of every length).
-            .filter(|p| p.as_os_str().len() <= MAX_PATH_BYTES);
+        let Some(joined) = base.map(|b| b.join(rest)) else {
+            return target;
+        };
+        // Past PATH_MAX the kernel refuses the path, so it names nothing
+        // portcullis can look at (and a `cd a` repeated thousands of times
+        // would cost a lookup of every length).
+        if joined.as_os_str().len() > MAX_PATH_BYTES {
+            return target;
+        }
+        match through_process(&joined, cwd) {
+            Through::Opaque => {
+                target.opaque = true;
+                target.dynamic = true;
+            }
+            Through::Plain => {
+                target.path = Some(normalise(&joined));
+                target.physical = keeps_parent(&joined);
+            }
+            Through::Cwd(inside) => {
+                target.path = Some(normalise(&inside));
+                target.physical = keeps_parent(&inside);
+            }
+        }
+        // `/proc/self/cwd/../proc/self/cwd`: what the first reading left.
+        if let Some(path) = &target.path
+            && let Through::Cwd(inside) = through_process(path, cwd)
+        {
+            target.path = Some(normalise(&inside));
+        }
         target
     }
+}
+
+/// What a path through `/proc` or `/dev/fd` leads to, for the shell that
+/// runs the command (never the guard's own process).
+#[derive(Debug, PartialEq, Eq)]
+enum Through {
+    /// No such folder on the way.
+    Plain,
+    /// `/proc/self/cwd/REST` (`thread-self`, `$$`): REST in the shell's
+    /// working folder, `..` kept.
+    Cwd(PathBuf),
+    /// Another process's folder, or an open descriptor's (`/dev/fd/3/x`):
+    /// only run time knows.
+    Opaque,
+}
+
+/// Reads `path` (absolute, `..` kept) for `/proc/PID/cwd`, `/proc/PID/fd/N/…`
+/// and `/dev/fd/N/…`; `cwd` is the shell's tracked folder.
+fn through_process(path: &Path, cwd: Option<&Path>) -> Through {
+    use std::os::unix::ffi::OsStrExt;
+    let bytes = path.as_os_str().as_bytes();
+    if !(bytes.starts_with(b"/proc/") || bytes.starts_with(b"/dev/fd/")) {
+        return Through::Plain;
+    }
+    let parts: Vec<&std::ffi::OsStr> = path
+        .components()
+        .filter_map(|c| match c {
+            Component::Normal(p) => Some(p),
+            Component::ParentDir => Some(std::ffi::OsStr::new("..")),
+            _ => None,
+        })
+        .collect();
+    let text = |i: usize| parts.get(i).and_then(|p| p.to_str()).unwrap_or("");
+    let rest_from = |i: usize| -> PathBuf { parts.iter().skip(i).collect() };
+    match (text(0), text(1), text(2)) {
+        ("dev", "fd", n) if !n.is_empty() && parts.len() > 3 => Through::Opaque,
+        ("proc", pid, what) if is_process(pid) => {
+            // `/proc/PID/task/TID/cwd` is the same folder as `/proc/PID/cwd`.
+            let (what, at) = if what == "task" && is_process(text(3)) {
+                (text(4), 5)
+            } else {
+                (what, 3)
+            };
+            let own = matches!(pid, "self" | "thread-self");
+            match what {
+                "cwd" => match cwd {
+                    Some(cwd) if own => Through::Cwd(cwd.join(rest_from(at))),
+                    _ => Through::Opaque,
+                },
+                "fd" if parts.len() > at + 1 => Through::Opaque,
+                _ => Through::Plain,
+            }
+        }
+        _ => Through::Plain,
+    }
+}
+
+/// `self`, `thread-self` or a process id.
+fn is_process(name: &str) -> bool {
+    matches!(name, "self" | "thread-self")
+        || !name.is_empty() && name.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// `path` with `.` removed when it holds a `..` after a name (the form the
+/// kernel reads); `None` when lexical normalisation loses nothing.
+fn keeps_parent(path: &Path) -> Option<PathBuf> {
+    use std::os::unix::ffi::OsStrExt;
+    if !path.as_os_str().as_bytes().windows(3).any(|w| w == b"/..") {
+        return None;
+    }
+    let mut seen_name = false;
+    let mut parent_after_name = false;
+    for component in path.components() {
+        match component {
+            Component::Normal(_) => seen_name = true,
+            Component::ParentDir if seen_name => parent_after_name = true,
+            _ => {}
+        }
+    }
+    parent_after_name.then(|| {
+        path.components()
+            .filter(|c| !matches!(c, Component::CurDir))
+            .collect()
+    })
 }
 
 /// `text` with every `$HOME`, `$USER`, `$LOGNAME`, `$PWD` (or `${…}` of
@@ -683,6 +823,9 @@ struct Link {
     target: PathBuf,
     /// A bind mount: the folder itself is the target, even without `/`.
     mount: bool,
+    /// The command that made it (see [`Links::made_by`]): its own
+    /// operands are not read through it.
+    by: Option<String>,
 }
 
 /// At most this many links are remembered for one command line.
@@ -705,6 +848,7 @@ impl Links {
                 name,
                 target,
                 mount,
+                by: None,
             });
         }
     }
@@ -867,6 +1011,54 @@ impl Links {
         }
     }
 
+    /// `path` (absolute, `..` kept) read through the links made so far, one
+    /// component at a time as the kernel does (a `..` after a link leaves
+    /// the link's target, not its folder). The last component is followed
+    /// only when `last` (a write opens through a link; `rm` removes the
+    /// link itself) or it is a bind mount; links `command` made are not
+    /// read (its own operands name them). `None` when no link is passed.
+    pub fn through(&self, path: &Path, last: bool, command: &str) -> Option<PathBuf> {
+        if self.made.is_empty() {
+            return None;
+        }
+        let mut done = PathBuf::from("/");
+        let mut pending = link_parts(path);
+        pending.reverse();
+        let mut hops = 0;
+        while let Some(part) = pending.pop() {
+            if part == ".." {
+                done.pop();
+                continue;
+            }
+            let next = done.join(&part);
+            let at_end = pending.is_empty();
+            let found = self
+                .made
+                .iter()
+                .rev()
+                .find(|l| l.name == next && l.by.as_deref() != Some(command));
+            match found {
+                Some(link) if hops < 40 && (!at_end || last || link.mount) => {
+                    hops += 1;
+                    done = PathBuf::from("/");
+                    let mut more = link_parts(&link.target);
+                    more.reverse();
+                    pending.extend(more);
+                }
+                _ => done = next,
+            }
+        }
+        (hops > 0).then_some(done)
+    }
+
+    /// Tags the links just recorded with the command that made them
+    /// (`ln -s .git/hooks h` writes `h`, not the hooks folder).
+    pub fn made_by(&mut self, part: &str) {
+        for link in self.made.iter_mut().filter(|l| l.by.is_none()) {
+            link.by = Some(part.to_string());
+        }
+    }
+
     /// Whether no link has been recorded.
     pub fn is_empty(&self) -> bool {
         self.made.is_empty()
@@ -895,6 +1087,17 @@ impl Links {
         }
         moved.then_some(current)
     }
+}
+
+/// The names and `..` of an absolute path, in order.
+fn link_parts(path: &Path) -> Vec<std::ffi::OsString> {
+    path.components()
+        .filter_map(|c| match c {
+            Component::Normal(p) => Some(p.to_os_string()),
+            Component::ParentDir => Some("..".into()),
+            _ => None,
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -1007,6 +1210,77 @@ mod tests {
         ] {
             assert_ne!(place(dev, false), Place::Device, "{dev}");
         }
+    }
+
+    #[test]
+    fn parents_are_kept_for_the_kernel() {
+        let l = loc();
+        let t = l.resolve(&Word::literal("hooklink/../config"));
+        assert_eq!(t.path, Some(PathBuf::from("/home/u/proj/config")));
+        assert_eq!(
+            t.physical,
+            Some(PathBuf::from("/home/u/proj/hooklink/../config"))
+        );
+        assert_eq!(l.resolve(&Word::literal("a/./b")).physical, None);
+        assert_eq!(l.resolve(&Word::literal("/../etc")).physical, None);
+    }
+
+    #[test]
+    fn process_folders_are_the_shell_s() {
+        let l = loc();
+        let at = |raw: &str| {
+            let mut w = Word::literal(raw);
+            w.dynamic = raw.contains('$');
+            l.resolve_in(&w, Some(Path::new("/home/u/proj/sub")))
+        };
+        for own in [
+            "/proc/self/cwd/x",
+            "/proc/thread-self/cwd/x",
+            "/proc/$$/cwd/x",
+            "/proc/self/task/7/cwd/x",
+        ] {
+            assert_eq!(
+                at(own).path,
+                Some(PathBuf::from("/home/u/proj/sub/x")),
+                "{own}"
+            );
+        }
+        let up = at("/proc/self/cwd/../.git/config");
+        assert_eq!(up.path, Some(PathBuf::from("/home/u/proj/.git/config")));
+        for other in ["/proc/1/cwd/x", "/dev/fd/3/x", "/proc/self/fd/3/x"] {
+            let t = at(other);
+            assert!(t.opaque && t.path.is_none(), "{other}");
+        }
+        assert!(!at("/dev/fd/3").opaque);
+        assert!(is_sink("/dev/fd/2") && is_sink("/proc/self/fd/1"));
+        assert!(!is_sink("/dev/fd/3/config") && !is_sink("/dev/fd/"));
+    }
+
+    #[test]
+    fn links_are_read_before_parents() {
+        let l = loc();
+        let mut links = Links::default();
+        let args: Vec<Word> = ["-s", ".git/hooks", "h"]
+            .iter()
+            .map(|a| Word::literal(a))
+            .collect();
+        links.record("ln", &args, &l);
+        let through = |p: &str, last| links.through(Path::new(p), last, "later");
+        assert_eq!(
+            through("/home/u/proj/h/../config", true),
+            Some(PathBuf::from("/home/u/proj/.git/config"))
+        );
+        assert_eq!(
+            through("/home/u/proj/h", true),
+            Some(PathBuf::from("/home/u/proj/.git/hooks"))
+        );
+        assert_eq!(through("/home/u/proj/h", false), None);
+        assert_eq!(through("/home/u/proj/x/../config", true), None);
+        links.made_by("ln -s .git/hooks h");
+        assert_eq!(
+            links.through(Path::new("/home/u/proj/h"), true, "ln -s .git/hooks h"),
+            None
+        );
     }
 
     #[test]

@@ -100,6 +100,19 @@ fn build(dir: &Path, spec: &str) {
                 std::fs::create_dir_all(path.parent().unwrap()).unwrap();
                 std::fs::write(path, body).unwrap();
             }
+            // `git-in PATH`: a repository of its own inside the fixture.
+            "git-in" => {
+                let inner = root.join(rest);
+                std::fs::create_dir_all(&inner).unwrap();
+                git_init(&inner);
+            }
+            // `hardlink PATH TARGET`: PATH is another name of TARGET's file.
+            "hardlink" => {
+                let (path, target) = rest.split_once(' ').unwrap();
+                let path = root.join(path);
+                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+                std::fs::hard_link(root.join(target), path).unwrap();
+            }
             "link" => {
                 let (path, target) = rest.split_once(' ').unwrap();
                 let path = root.join(path);

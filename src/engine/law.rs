@@ -47,6 +47,7 @@ impl Run<'_> {
         if crate::paths::is_sink(&target.raw) {
             return;
         }
+        self.law_target_elsewhere(target, cwd, reach, part, depth);
         // The same target judged again (`rm -rf /etc/* /etc/* …`) finds
         // nothing new; a glob's listing on disk is costly.
         let home = self.location.home.as_deref();
@@ -115,6 +116,110 @@ impl Run<'_> {
                 part,
             );
         }
+    }
+
+    /// A write target that is another path too: through links made earlier
+    /// in this line, read component by component as the kernel reads them
+    /// (`ln -s .git/hooks h && echo x > h/../config`), and a file on disk
+    /// hard-linked to a protected one (same inode). Each such path is judged
+    /// as a target of its own.
+    fn law_target_elsewhere(
+        &mut self,
+        target: &Target,
+        cwd: Option<&Path>,
+        reach: Reach,
+        part: &str,
+        depth: usize,
+    ) {
+        let Some(path) = target.path.clone() else {
+            return;
+        };
+        let mut elsewhere = Vec::new();
+        if target.physical.is_some() {
+            // The name read with `..` taken lexically, links resolved after
+            // (as a tool that cleans paths first would write it).
+            elsewhere.push(path.clone());
+        }
+        let from = target.physical.clone().unwrap_or_else(|| path.clone());
+        if let Some(via) = self.links.through(&from, reach != Reach::Tree, part)
+            && via != path
+        {
+            elsewhere.push(via);
+        }
+        if reach != Reach::Tree {
+            let home = self.location.home.clone();
+            let real = crate::law::resolve::resolve_links(&from);
+            elsewhere.extend(self.laws.hard_link_twins(&real, home.as_deref()));
+        }
+        for other in elsewhere {
+            self.note(depth, || {
+                format!("path law: {} is also {}", target.raw, other.display())
+            });
+            let led = Target {
+                path: Some(other),
+                physical: None,
+                ..target.clone()
+            };
+            self.law_target(&led, cwd, reach, part, depth);
+        }
+    }
+
+    /// The folder `cd` (or `pushd`) moves to: as bash keeps it (`..`
+    /// read by name), or, with `-P`, the folder on disk (links resolved,
+    /// those made earlier in the line too).
+    pub(super) fn cd_folder(
+        &self,
+        words: &[Word],
+        dir: &Word,
+        cwd: Option<&Path>,
+    ) -> Option<PathBuf> {
+        let target = self.location.resolve_in(dir, cwd);
+        let path = target.path.clone()?;
+        let physical = words
+            .iter()
+            .skip(1)
+            .take_while(|w| w.value.starts_with('-') && w.value != "-" && w.value != "--")
+            .any(|w| !w.value.starts_with("--") && w.value.contains('P'));
+        if !physical {
+            return Some(path);
+        }
+        let from = target.physical.unwrap_or(path);
+        let via = self.links.through(&from, true, "");
+        Some(crate::law::resolve::resolve_links(
+            via.as_deref().unwrap_or(&from),
+        ))
+    }
+
+    /// Under narrowed workspace trust (`restricted`, of any law containing
+    /// the folder the command runs in), only inspection that reaches no
+    /// network may run: a build, test, formatter, network read or anything
+    /// more is blocked; under `denied` everything is.
+    pub(super) fn narrowed_trust(
+        &mut self,
+        effect: crate::verdict::Effect,
+        path: &[&str],
+        cwd: Option<&Path>,
+        part: &str,
+        depth: usize,
+    ) {
+        let network = reads_network(path);
+        let offline = effect == crate::verdict::Effect::Inspect && !network;
+        let asks = if offline {
+            Verdict::Free
+        } else {
+            Verdict::Signed
+        };
+        let Some(hit) = self.laws.trust_hit_at(cwd, asks) else {
+            return;
+        };
+        let what = if network {
+            "reads the network".to_string()
+        } else {
+            format!("is classed {}", effect.as_str())
+        };
+        let reason = format!("`{}` {what}; {}", path.join(" "), hit.reason);
+        self.note(depth, || format!("trust: {reason}"));
+        self.find(hit.verdict, &hit.rule, reason, &hit.remediation, part);
     }
 
     /// A quoted glob handed to git (`git checkout -- '*.yml'`): git expands
@@ -709,7 +814,7 @@ impl Run<'_> {
         part: &str,
         depth: usize,
     ) {
-        if !self.laws.home().is_some_and(law::Law::frozen) {
+        if !self.laws.frozen_at_cwd() {
             return;
         }
         let Some(command) = law::frozen_command(verb, args) else {
@@ -875,6 +980,17 @@ const KEYGEN_VALUES: &str = "abCDEFfIJjMmNnOPRrSstVwYZz";
 /// Copy tools whose operands may be `host:path` on another machine.
 const REMOTE_COPIERS: &[&str] = &["scp", "rsync", "kubectl", "rclone", "gsutil"];
 
+/// Whether a command (its verb and subcommands, as the lexicon matched
+/// them) reads the network though it is classed inspect (`npm view`,
+/// `gh pr view`, `kubectl get`): `rules/law.json` `network_reads`.
+fn reads_network(path: &[&str]) -> bool {
+    crate::rules::NETWORK_READS.iter().any(|entry| {
+        let mut words = entry.split(' ');
+        let mut given = path.iter();
+        words.all(|w| given.next() == Some(&w))
+    })
+}
+
 /// A decision with the working folder's trust applied.
 fn trusted(decision: Decision, laws: &mut Laws, part: &str) -> Decision {
     match trust_finding(laws, decision.verdict(), part) {
@@ -889,7 +1005,7 @@ fn trusted(decision: Decision, laws: &mut Laws, part: &str) -> Decision {
 
 /// The trust finding for a request whose verdict would be `verdict`.
 fn trust_finding(laws: &mut Laws, verdict: Verdict, part: &str) -> Option<Finding> {
-    let hit = law::trust_hit(laws.home()?, verdict)?;
+    let hit = laws.trust_hit_at(None, verdict)?;
     Some(Finding {
         verdict: hit.verdict,
         rule: RuleId::named(hit.rule),
@@ -961,6 +1077,30 @@ pub fn evaluate_edit(kind: EditKind, path: &str, location: &Location, laws: &mut
             };
             let spot = Spot::path(&absolute, &shown, Reach::Path, &mut laws.fs);
             let mut hits = laws.judge(&spot);
+            // A `..` is read both ways: after the links before it (as the
+            // kernel opens it) and by name (as a tool that cleans paths
+            // first writes it); a file hard-linked to a protected one is
+            // that file.
+            let lexical = crate::paths::normalise(&absolute);
+            let mut others = laws.hard_link_twins(
+                &crate::law::resolve::resolve_links(&absolute),
+                location.home.as_deref(),
+            );
+            if lexical != absolute {
+                others.push(lexical);
+            }
+            for other in others {
+                let also = Spot::path(&other, &shown, Reach::Path, &mut laws.fs);
+                for hit in laws
+                    .judge(&also)
+                    .into_iter()
+                    .chain(law::home_hits(&also, location.home.as_deref()))
+                {
+                    if !hits.iter().any(|h| h.rule == hit.rule) {
+                        hits.push(hit);
+                    }
+                }
+            }
             for hit in law::home_hits(&spot, location.home.as_deref()) {
                 if !hits.iter().any(|h| h.rule == hit.rule) {
                     hits.push(hit);
@@ -981,6 +1121,8 @@ pub fn evaluate_edit(kind: EditKind, path: &str, location: &Location, laws: &mut
                 glob: false,
                 dynamic: false,
                 empty_var_hazard: None,
+                physical: None,
+                opaque: false,
             };
             for rule in floor::check_write_target(&target, location) {
                 let info = rule.info();

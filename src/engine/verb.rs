@@ -120,6 +120,7 @@ impl Run<'_> {
         };
         let classified = refined_by_program(classified, args);
         let effect = classified.effect;
+        self.narrowed_trust(effect, &classified.path, local_cwd.as_deref(), part, depth);
         self.note(depth, || {
             format!("lexicon: {} ({})", classified.rule, effect.as_str())
         });
@@ -215,7 +216,7 @@ impl Run<'_> {
             ("popd", _) => None,
             (_, None) => location.home.clone(),
             (_, Some(dir)) if dir.value == "-" => None,
-            (_, Some(dir)) => location.resolve_in(dir, cwd.as_deref()).path,
+            (_, Some(dir)) => self.cd_folder(words, dir, cwd.as_deref()),
         };
         self.note(depth, || match cwd.as_deref() {
             Some(dir) => format!("cd: now in {}", dir.display()),
@@ -333,6 +334,7 @@ impl Run<'_> {
             self.floor(rule, &site.command.text, depth);
         }
         self.links.record(&floor_verb, args, &floor_location);
+        self.links.made_by(&site.command.text);
     }
 
     /// A verb the lexicon does not list: the class of the runner that

@@ -91,6 +91,11 @@ pub struct Laws {
     pub fs: FsCache,
     /// Findings per write target judged so far (see [`Laws::remember`]).
     judged: HashMap<TargetKey, Vec<Hit>>,
+    /// For a law's root, the roots of the laws around it (see
+    /// [`Laws::outer_of`]).
+    outer: HashMap<PathBuf, Vec<PathBuf>>,
+    /// For a folder, the law of narrowest trust containing it.
+    trust_of: HashMap<Box<[u8]>, Option<usize>>,
 }
 
 /// What a write target's findings depend on: the target, the folder it is
@@ -131,12 +136,15 @@ impl TargetKey {
             glob,
             dynamic,
             empty_var_hazard,
+            physical,
+            opaque,
         } = target;
         let mut bytes = Vec::with_capacity(
             64 + raw.len()
                 + [
                     target_path.as_deref(),
                     empty_var_hazard.as_deref(),
+                    physical.as_deref(),
                     cwd,
                     home,
                 ]
@@ -149,12 +157,17 @@ impl TargetKey {
         bytes.push(u8::from(*glob));
         bytes.push(u8::from(*dynamic));
         part(&mut bytes, path(empty_var_hazard.as_deref()));
+        part(&mut bytes, path(physical.as_deref()));
+        bytes.push(u8::from(*opaque));
         part(&mut bytes, path(cwd));
         bytes.push(reach as u8);
         part(&mut bytes, path(home));
         TargetKey(bytes.into_boxed_slice())
     }
 }
+
+/// Files and folder entries [`Laws::hard_link_twins`] looks at, at most.
+const MAX_TWIN_LOOKS: usize = 1024;
 
 /// How many judged targets [`Laws`] keeps before it starts over.
 const MAX_REMEMBERED: usize = 4096;
@@ -168,6 +181,8 @@ impl Laws {
             laws: Vec::new(),
             fs: FsCache::default(),
             judged: HashMap::new(),
+            outer: HashMap::new(),
+            trust_of: HashMap::new(),
         }
     }
 
@@ -246,8 +261,262 @@ impl Laws {
         match (best, nested) {
             (_, Some(root)) => Some(self.push(root)),
             (Some(i), None) => Some(i),
-            (None, None) => None,
+            (None, None) => {
+                // Outside every repository: a project that is not one keeps
+                // its policy files at its top, found by walking up.
+                let root = std::iter::once(start)
+                    .chain(resolve::folders_above(start))
+                    .find(|dir| self.fs.is_anchor(dir))
+                    .map(Path::to_path_buf)?;
+                Some(self.push(root))
+            }
         }
+    }
+
+    /// The laws around law `i`: every folder above its root, up to the home
+    /// folder, that holds a `.git` or a policy file, nearest first. A nested
+    /// repository keeps the law of each one that contains it. Remembered per
+    /// root: at most a few looks per folder above it, once.
+    fn outer_of(&mut self, i: usize) -> Vec<usize> {
+        let root = self.laws[i].repo.root.clone();
+        let roots = match self.outer.get(&root) {
+            Some(known) => known.clone(),
+            None => {
+                let fs = &mut self.fs;
+                let found: Vec<PathBuf> = resolve::folders_above(&root)
+                    .filter(|dir| fs.is_anchor(dir))
+                    .map(Path::to_path_buf)
+                    .collect();
+                self.outer.insert(root, found.clone());
+                found
+            }
+        };
+        roots.into_iter().map(|r| self.push(r)).collect()
+    }
+
+    /// Every law that contains `path`: the nearest first, then those
+    /// around it.
+    fn chain_of(&mut self, path: &Path) -> Vec<usize> {
+        let Some(i) = self.for_path(path) else {
+            return Vec::new();
+        };
+        let mut chain = vec![i];
+        for j in self.outer_of(i) {
+            if !chain.contains(&j) {
+                chain.push(j);
+            }
+        }
+        chain
+    }
+
+    /// The strictest trust finding of the laws containing folder `dir`
+    /// (the working folder when `None`), for a request whose verdict would
+    /// be `verdict`.
+    pub fn trust_hit_at(&mut self, dir: Option<&Path>, verdict: Verdict) -> Option<Hit> {
+        self.load_home();
+        let dir = dir.map(Path::to_path_buf).or_else(|| self.cwd.clone())?;
+        // Keyed by the path's bytes: hashing a deep path component by
+        // component costs more than the look it saves.
+        let key = dir
+            .as_os_str()
+            .as_encoded_bytes()
+            .to_vec()
+            .into_boxed_slice();
+        let strictest = match self.trust_of.get(&key) {
+            Some(known) => *known,
+            None => {
+                let found = self.strictest_trust(&dir);
+                if self.trust_of.len() >= MAX_REMEMBERED {
+                    self.trust_of.clear();
+                }
+                self.trust_of.insert(key, found);
+                found
+            }
+        };
+        trust_hit(&self.laws[strictest?], verdict)
+    }
+
+    /// The law of narrowest trust among those containing folder `dir`
+    /// (`None` when every one is trusted).
+    fn strictest_trust(&mut self, dir: &Path) -> Option<usize> {
+        let dir = dir.to_path_buf();
+        let mut chain = self.chain_of(&dir.join("-"));
+        if dir.as_path() == self.cwd.as_deref().unwrap_or(Path::new("")) {
+            // The working folder's own law, even where it is anchored at
+            // the folder itself.
+            if let Some(home) = self.home_index()
+                && !chain.contains(&home)
+            {
+                chain.insert(0, home);
+                for j in self.outer_of(home) {
+                    if !chain.contains(&j) {
+                        chain.push(j);
+                    }
+                }
+            }
+        }
+        chain
+            .into_iter()
+            .filter(|&i| self.laws[i].policy.trust != Trust::Trusted)
+            .max_by_key(|&i| self.laws[i].policy.trust == Trust::Denied)
+    }
+
+    /// Whether dependencies are frozen by any law containing the working
+    /// folder.
+    pub fn frozen_at_cwd(&mut self) -> bool {
+        self.load_home();
+        let Some(home) = self.home_index() else {
+            return false;
+        };
+        let mut chain = vec![home];
+        chain.extend(self.outer_of(home));
+        chain.iter().any(|&i| self.laws[i].frozen())
+    }
+
+    /// Protected files that are the same file as `path` (a hard link: the
+    /// same device and inode), when `path` exists with more than one link.
+    /// Only what the laws containing `path` (and the working folder) name
+    /// is looked at: the built-in rules' literal paths, the git folder's
+    /// control files, the policy files, the zones the policies name, and
+    /// the home folder's protected files; a named folder's own entries are
+    /// listed, one level, never a tree. At most [`MAX_TWIN_LOOKS`] looks.
+    pub fn hard_link_twins(&mut self, path: &Path, home: Option<&Path>) -> Vec<PathBuf> {
+        use std::os::unix::fs::MetadataExt;
+        let Ok(meta) = std::fs::metadata(path) else {
+            return Vec::new();
+        };
+        if !meta.is_file() || meta.nlink() < 2 {
+            return Vec::new();
+        }
+        let mut chain = self.chain_of(path);
+        self.load_home();
+        if let Some(h) = self.home_index()
+            && !chain.contains(&h)
+        {
+            chain.push(h);
+            chain.extend(self.outer_of(h));
+        }
+        let mut named: Vec<PathBuf> = Vec::new();
+        for rule in crate::rules::PROTECTED_RULES.iter() {
+            for glob in rule.paths {
+                if let (Some(rest), Some(home)) = (glob.strip_prefix(HOME_PREFIX), home) {
+                    named.push(home.join(rest));
+                }
+            }
+        }
+        for &i in &chain {
+            let law = &self.laws[i];
+            let root = &law.repo.root;
+            let literal = |p: &str| !p.contains(['*', '?', '[']);
+            for rule in crate::rules::PROTECTED_RULES.iter() {
+                for glob in rule.paths {
+                    let rel = glob.trim_start_matches("**/");
+                    if !glob.starts_with(HOME_PREFIX) && literal(rel) {
+                        named.push(root.join(rel));
+                    }
+                }
+            }
+            if let Some(dir) = &law.repo.git_dir {
+                for control in ["config", "config.worktree", "commondir", "hooks", "info"] {
+                    named.push(dir.join(control));
+                }
+            }
+            named.extend(law.repo.hooks_path.clone());
+            for file in [
+                policy::CAGE_FILE,
+                policy::MANIFEST_YAML,
+                policy::MANIFEST_JSON,
+                policy::ACTIVE_MISSION,
+                policy::POLICY_POINTER,
+                policy::TRUST_FILE,
+            ] {
+                named.push(root.join(file));
+            }
+            let policy = &law.policy;
+            let mut zones: Vec<&str> = policy
+                .cage
+                .protect
+                .iter()
+                .map(|p| p.glob.as_str())
+                .collect();
+            if let Some(gantry) = &policy.gantry {
+                zones.extend(gantry.all_zones.iter().map(|(z, _)| z.as_str()));
+                zones.extend(gantry.org_zones.iter().map(String::as_str));
+                if let Some(mission) = &gantry.mission {
+                    zones.extend(mission.zones.iter().map(|(z, _)| z.as_str()));
+                    named.push(root.join(&mission.file));
+                }
+            }
+            for zone in zones {
+                let zone = zone.trim_end_matches('/').trim_end_matches("/**");
+                if literal(zone) && !zone.is_empty() {
+                    named.push(root.join(zone));
+                }
+            }
+        }
+        let same = |m: &std::fs::Metadata| m.dev() == meta.dev() && m.ino() == meta.ino();
+        let mut twins = Vec::new();
+        let mut looks = 0usize;
+        for candidate in named {
+            if looks >= MAX_TWIN_LOOKS {
+                break;
+            }
+            looks += 1;
+            let Ok(found) = std::fs::metadata(&candidate) else {
+                continue;
+            };
+            if found.is_dir() {
+                let Ok(entries) = std::fs::read_dir(&candidate) else {
+                    continue;
+                };
+                for entry in entries.flatten().take(MAX_TWIN_LOOKS) {
+                    looks += 1;
+                    if looks >= MAX_TWIN_LOOKS {
+                        break;
+                    }
+                    if std::fs::metadata(entry.path()).is_ok_and(|m| same(&m)) {
+                        twins.push(entry.path());
+                    }
+                }
+            } else if same(&found) && candidate != path {
+                twins.push(candidate);
+            }
+        }
+        twins.retain(|t| t != path);
+        twins.dedup();
+        twins
+    }
+
+    /// `form` relative to the root of law `i`, when it lies there (an
+    /// unknown start is kept as it is).
+    fn strip_root(&self, i: usize, form: &Pattern) -> Option<Pattern> {
+        let prefix = form.literal_prefix();
+        if prefix.is_empty() || !prefix.starts_with('/') {
+            return Some(form.clone());
+        }
+        let law = &self.laws[i];
+        let roots = std::iter::once(&law.repo.root).chain(law.repo.real_root.as_ref());
+        for root in roots {
+            let root_text = root.to_string_lossy();
+            if let Some(rel) = form.strip_literal_prefix(&format!("{root_text}/")) {
+                return Some(rel);
+            }
+            if form.is_literal() && prefix == root_text {
+                return Some(Pattern::literal(""));
+            }
+        }
+        None
+    }
+
+    /// The laws around the one a form was judged by, each with the form
+    /// relative to its root.
+    fn outer_forms(&mut self, index: Option<usize>, form: &Pattern) -> Vec<(usize, Pattern)> {
+        let Some(i) = index else { return Vec::new() };
+        self.outer_of(i)
+            .into_iter()
+            .filter(|&j| j != i)
+            .filter_map(|j| self.strip_root(j, form).map(|rel| (j, rel)))
+            .collect()
     }
 
     fn push(&mut self, root: PathBuf) -> usize {
@@ -323,6 +592,11 @@ impl Laws {
         let mut unresolved = spot.unresolved;
         for form in &forms {
             let (index, rel) = self.relative_form(form);
+            // A nested repository (or a project inside another's folder)
+            // is judged by every law that contains it.
+            for (j, outer) in self.outer_forms(index, form) {
+                judge_form(Some(&self.laws[j]), &outer, spot, &mut hits);
+            }
             match index {
                 Some(i) => judge_form(Some(&self.laws[i]), &rel, spot, &mut hits),
                 None => {
@@ -356,8 +630,11 @@ impl Laws {
                         ..spot.clone()
                     };
                     for file in files {
-                        let (index, rel) =
-                            self.relative_form(&Pattern::literal(&file.to_string_lossy()));
+                        let file = Pattern::literal(&file.to_string_lossy());
+                        let (index, rel) = self.relative_form(&file);
+                        for (j, outer) in self.outer_forms(index, &file) {
+                            judge_form(Some(&self.laws[j]), &outer, &file_spot, &mut hits);
+                        }
                         judge_form(index.map(|i| &self.laws[i]), &rel, &file_spot, &mut hits);
                     }
                 }
@@ -523,6 +800,8 @@ mod tests {
             glob: false,
             dynamic: false,
             empty_var_hazard: None,
+            physical: None,
+            opaque: false,
         };
         let key = |t: &crate::paths::Target, cwd: &str, reach, home: Option<&str>| {
             TargetKey::new(t, Some(Path::new(cwd)), reach, home.map(Path::new))

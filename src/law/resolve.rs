@@ -26,8 +26,12 @@ pub fn resolve_links(path: &Path) -> PathBuf {
             continue;
         }
         let next = done.join(&part);
+        // `/proc/self`, `/proc/PID/cwd`, `/proc/PID/fd/N`: links only the
+        // process that opens them can read; read here they would name the
+        // guard's own folder and descriptors. Kept as written.
+        let magic = done.starts_with("/proc");
         match std::fs::symlink_metadata(&next) {
-            Ok(meta) if meta.file_type().is_symlink() && links < MAX_LINKS => {
+            Ok(meta) if meta.file_type().is_symlink() && links < MAX_LINKS && !magic => {
                 links += 1;
                 let Ok(target) = std::fs::read_link(&next) else {
                     done = next;
@@ -76,6 +80,7 @@ pub struct FsCache {
     resolved: std::collections::HashMap<PathBuf, PathBuf>,
     no_git: std::collections::HashSet<PathBuf>,
     canonical: std::collections::HashMap<PathBuf, Result<PathBuf, std::io::ErrorKind>>,
+    anchors: std::collections::HashMap<PathBuf, bool>,
 }
 
 /// How many canonical paths [`FsCache`] keeps before it starts over.
@@ -118,6 +123,19 @@ impl FsCache {
         }
     }
 
+    /// [`is_anchor`], remembered.
+    pub fn is_anchor(&mut self, dir: &Path) -> bool {
+        if let Some(&known) = self.anchors.get(dir) {
+            return known;
+        }
+        let found = is_anchor(dir);
+        if self.anchors.len() >= MAX_CANONICAL {
+            self.anchors.clear();
+        }
+        self.anchors.insert(dir.to_path_buf(), found);
+        found
+    }
+
     /// Whether `dir` holds a `.git` (remembered when it does not).
     pub fn has_git(&mut self, dir: &Path) -> bool {
         if self.no_git.contains(dir) {
@@ -154,11 +172,63 @@ pub fn find_root(start: &Path) -> Option<PathBuf> {
         .map(Path::to_path_buf)
 }
 
+/// Files whose presence makes a folder hold a law of its own outside git
+/// (a project that is not a repository keeps its policy at its top).
+/// Folders count (`.gitagent`, `.veritas-kanban`): one look each.
+const POLICY_ANCHORS: &[&str] = &[".cage.yaml", ".gitagent", ".veritas-kanban"];
+
+/// Whether `dir` holds a `.git` or a policy file: a law is anchored there.
+pub fn is_anchor(dir: &Path) -> bool {
+    std::iter::once(".git")
+        .chain(POLICY_ANCHORS.iter().copied())
+        .any(|name| std::fs::symlink_metadata(dir.join(name)).is_ok())
+}
+
+/// Whether `dir` holds a policy file (not only a `.git`).
+pub fn holds_policy(dir: &Path) -> bool {
+    POLICY_ANCHORS
+        .iter()
+        .any(|name| std::fs::symlink_metadata(dir.join(name)).is_ok())
+}
+
+/// The folders above `start` a law may be anchored in, nearest first: up
+/// to the home folder that holds `start` (`/home/NAME`, `/Users/NAME`,
+/// `/root`, or `$HOME`), else up to (not including) `/`.
+pub fn folders_above(start: &Path) -> impl Iterator<Item = &Path> {
+    let env_home = std::env::var_os("HOME").map(PathBuf::from);
+    let stop = start.ancestors().find(|dir| {
+        env_home.as_deref() == Some(*dir)
+            || dir
+                .parent()
+                .is_some_and(|p| p == Path::new("/home") || p == Path::new("/Users"))
+            || *dir == Path::new("/root")
+    });
+    let stop = stop.map(Path::to_path_buf);
+    let mut done = false;
+    start.ancestors().skip(1).take_while(move |dir| {
+        if done || dir.parent().is_none() {
+            return false;
+        }
+        if stop.as_deref() == Some(*dir) {
+            done = true;
+        }
+        true
+    })
+}
+
 impl Repository {
-    /// The repository holding `cwd`, or `cwd` itself when there is none
-    /// (as the cage anchors itself).
+    /// The repository holding `cwd`; outside any, the nearest folder at or
+    /// above it holding a policy file (up to the home folder), or `cwd`
+    /// itself (as the cage anchors itself).
     pub fn at(cwd: &Path) -> Repository {
-        let root = find_root(cwd).unwrap_or_else(|| cwd.to_path_buf());
+        let root = find_root(cwd)
+            .or_else(|| {
+                std::iter::once(cwd)
+                    .chain(folders_above(cwd))
+                    .find(|dir| holds_policy(dir))
+                    .map(Path::to_path_buf)
+            })
+            .unwrap_or_else(|| cwd.to_path_buf());
         Repository::with_root(root)
     }
 
@@ -269,6 +339,24 @@ pub fn read_limited(path: &Path, limit: u64) -> Result<Option<String>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn folders_above_stop_at_the_home_folder() {
+        let above: Vec<&Path> = folders_above(Path::new("/home/u/a/b/c")).collect();
+        assert_eq!(
+            above,
+            [
+                Path::new("/home/u/a/b"),
+                Path::new("/home/u/a"),
+                Path::new("/home/u")
+            ]
+        );
+        let above: Vec<&Path> = folders_above(Path::new("/srv/x/y")).collect();
+        assert_eq!(above, [Path::new("/srv/x"), Path::new("/srv")]);
+        assert_eq!(folders_above(Path::new("/")).count(), 0);
+        let proc_path = resolve_links(Path::new("/proc/self/cwd/x"));
+        assert_eq!(proc_path, PathBuf::from("/proc/self/cwd/x"));
+    }
 
     #[test]
     fn links_of_existing_parts_are_resolved() {

@@ -47,9 +47,18 @@ pub struct Spot {
 impl Spot {
     /// A literal absolute path (an edit tool's `file_path`, a resolved
     /// shell target).
+    /// A `..` in `path` is applied after the links before it, as the
+    /// kernel does; the lexical form is judged too.
     pub fn path(path: &Path, shown: &str, reach: Reach, fs: &mut FsCache) -> Spot {
         let lexical = normalise(path);
-        let real = fs.resolve(&lexical);
+        let physical = path
+            .components()
+            .any(|c| matches!(c, std::path::Component::ParentDir));
+        let real = if physical {
+            resolve::resolve_links(path)
+        } else {
+            fs.resolve(&lexical)
+        };
         Spot {
             shown: shown.to_string(),
             named: Pattern::literal(&lexical.to_string_lossy()),
@@ -68,8 +77,25 @@ impl Spot {
         reach: Reach,
         fs: &mut FsCache,
     ) -> Option<Spot> {
+        if target.opaque {
+            // Through another process's folder or an open descriptor: any
+            // path at all.
+            let mut named = Pattern::literal("");
+            named.push_unknown();
+            return Some(Spot {
+                shown: target.raw.clone(),
+                named,
+                real: None,
+                reach,
+                unresolved: true,
+                folder: None,
+            });
+        }
         match &target.path {
-            Some(path) if !target.glob => Some(Spot::path(path, &target.raw, reach, fs)),
+            Some(path) if !target.glob => {
+                let path = target.physical.as_deref().unwrap_or(path);
+                Some(Spot::path(path, &target.raw, reach, fs))
+            }
             Some(path) => {
                 let text = path.to_string_lossy();
                 // Resolve links in the folder before the first wildcard.
