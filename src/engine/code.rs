@@ -121,7 +121,11 @@ impl Run<'_> {
         cwd: Option<PathBuf>,
     ) -> bool {
         let part = site.command.text.as_str();
-        match route::route(interpreter, args) {
+        let (route, preloads) = route::route_with_preloads(interpreter, args);
+        if !preloads.is_empty() {
+            self.judge_preloads(interpreter, &route, &preloads, args, site, depth, cwd.clone());
+        }
+        match route {
             Route::Lexicon => false,
             Route::Inline { lane, code: inline } => {
                 let text = inline.text();
@@ -165,6 +169,84 @@ impl Run<'_> {
             Route::File { lane, path } => {
                 self.script_file(interpreter, ScriptKind::Lane(lane), path, site, depth, cwd)
             }
+        }
+    }
+
+    /// What an interpreter loads before its program (`ruby -r x`, `perl
+    /// -MFoo`, `node -r ./setup.js`, `lua -l m`): a file is read as a
+    /// script of the same lane; a standard module known to run nothing
+    /// when loaded passes (unless a `-I` folder may shadow it); any other
+    /// module is SIGNED `inline.preload`.
+    #[allow(clippy::too_many_arguments)]
+    fn judge_preloads(
+        &mut self,
+        interpreter: &str,
+        route: &Route,
+        preloads: &[route::Preload],
+        args: &[Word],
+        site: &Site,
+        depth: usize,
+        cwd: Option<PathBuf>,
+    ) {
+        let part = site.command.text.as_str();
+        let lane = match route {
+            Route::Inline { lane, .. }
+            | Route::Stdin { lane }
+            | Route::File { lane, .. }
+            | Route::Module { lane, .. } => *lane,
+            Route::Lexicon => match route::route(interpreter, &[]) {
+                Route::Stdin { lane } => lane,
+                _ => Lane::Code(Language::JavaScript),
+            },
+        };
+        let language = match lane {
+            Lane::Scan(language) => language,
+            Lane::Code(_) => "javascript",
+        };
+        let shadowed = args.iter().any(|w| w.value.starts_with("-I"));
+        for preload in preloads {
+            let module = preload.module();
+            if !preload.word.dynamic
+                && !shadowed
+                && !preload.is_path()
+                && route::is_known_preload(language, module)
+            {
+                self.note(depth, || format!("{interpreter} loads the standard module {module}"));
+                continue;
+            }
+            if !preload.word.dynamic && preload.is_path() {
+                let extension = match language {
+                    "ruby" => ".rb",
+                    "perl" => ".pm",
+                    "lua" => ".lua",
+                    _ => ".js",
+                };
+                let file = Word::literal(preload.name);
+                let exists = self
+                    .location
+                    .resolve_in(&file, cwd.as_deref())
+                    .path
+                    .is_some_and(|p| p.is_file() || self.lanes.latest.contains_key(&p));
+                let file = if exists || preload.name.rsplit('/').next().is_some_and(|n| n.contains('.')) {
+                    file
+                } else {
+                    Word::literal(&format!("{}{extension}", preload.name))
+                };
+                self.note(depth, || format!("{interpreter} first loads the file {}", file.value));
+                self.script_file(interpreter, ScriptKind::Lane(lane), &file, site, depth, cwd.clone());
+                continue;
+            }
+            self.find(
+                Verdict::Signed,
+                "inline.preload",
+                format!(
+                    "{interpreter} loads {} before its program: code portcullis does not read{}",
+                    limits::clip(preload.name, 80),
+                    if shadowed { " (a -I folder may hold a module of that name)" } else { "" }
+                ),
+                "Run the program without preloading modules (-r, -M, -l, --require, --import), or load only standard modules.",
+                part,
+            );
         }
     }
 
