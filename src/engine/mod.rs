@@ -1038,6 +1038,7 @@ impl<'a> Run<'a> {
             classified.rule = format!("lexicon.{}.{}", classified.spec.name(), found.id);
             classified.note = found.note;
         }
+        self.program_parts(verb, args, site, depth, local_cwd.clone());
         let effect = classified.effect;
         self.note(depth, || {
             format!("lexicon: {} ({})", classified.rule, effect.as_str())

@@ -128,7 +128,11 @@ fn expression(language: &str, text: &str) -> (Arg, usize) {
         let after = text[at..].trim_start_matches([' ', '\t']);
         let skipped = text.len() - at - after.len();
         match after.strip_prefix(concat) {
-            Some(next) if used > 0 && !next.starts_with('=') && !(concat == "." && next.starts_with('.')) => {
+            Some(next)
+                if used > 0
+                    && !next.starts_with('=')
+                    && !(concat == "." && next.starts_with('.')) =>
+            {
                 at += skipped + concat.len();
                 at += text[at..].len() - text[at..].trim_start_matches([' ', '\t']).len();
             }
@@ -186,7 +190,11 @@ fn atom(language: &str, text: &str, concat: &str) -> (Option<String>, usize) {
                 end = i;
                 break;
             }
-            _ if depth == 0 && i > 0 && text[i..].starts_with(concat) && is_concat(text, i, concat) => {
+            _ if depth == 0
+                && i > 0
+                && text[i..].starts_with(concat)
+                && is_concat(text, i, concat) =>
+            {
                 end = i;
                 break;
             }
@@ -194,7 +202,10 @@ fn atom(language: &str, text: &str, concat: &str) -> (Option<String>, usize) {
         }
     }
     let source = text[..end].trim_end();
-    (home_expression(language, source), end.max(usize::from(!text.is_empty())))
+    (
+        home_expression(language, source),
+        end.max(usize::from(!text.is_empty())),
+    )
 }
 
 /// Whether the `concat` at byte `i` of `text` joins two values (not a
@@ -264,7 +275,12 @@ pub fn string_literal(language: &str, text: &str) -> Option<(Option<String>, usi
             };
             let rest = text[start..].trim_start_matches([' ', '\t']);
             let open = rest.chars().next()?;
-            if open.is_ascii_alphanumeric() || open.is_whitespace() || open == '_' || open == ',' || open == '=' {
+            if open.is_ascii_alphanumeric()
+                || open.is_whitespace()
+                || open == '_'
+                || open == ','
+                || open == '='
+            {
                 return None;
             }
             let close = closing(open);
@@ -410,14 +426,24 @@ pub fn double_quoted(language: &str, body: &str) -> Option<String> {
 /// `#{Dir.home}`, `{$_SERVER['HOME']}`): `$HOME` and the bytes read.
 fn interpolated_home(language: &str, text: &str) -> Option<(String, usize)> {
     let candidates: &[&str] = match language {
-        "perl" => &["$ENV{HOME}", "$ENV{'HOME'}", "${ENV{HOME}}", "$ENV{USERPROFILE}"],
+        "perl" => &[
+            "$ENV{HOME}",
+            "$ENV{'HOME'}",
+            "${ENV{HOME}}",
+            "$ENV{USERPROFILE}",
+        ],
         "ruby" => &[
             "#{Dir.home}",
             "#{ENV['HOME']}",
             "#{ENV[\"HOME\"]}",
             "#{ENV.fetch('HOME')}",
         ],
-        "php" => &["{$_SERVER['HOME']}", "{$_ENV['HOME']}", "$_SERVER[HOME]", "$_ENV[HOME]"],
+        "php" => &[
+            "{$_SERVER['HOME']}",
+            "{$_ENV['HOME']}",
+            "$_SERVER[HOME]",
+            "$_ENV[HOME]",
+        ],
         _ => &[],
     };
     let found = candidates.iter().find(|c| text.starts_with(**c))?;
@@ -446,16 +472,25 @@ mod tests {
         assert_eq!(texts("perl", " q[a [b] c]"), vec![t("a [b] c")]);
         assert_eq!(texts("perl", "('a\\'b')"), vec![t("a'b")]);
         assert_eq!(texts("perl", "(\"x $y\")"), vec![None]);
-        assert_eq!(texts("perl", "(\"rm -rf $ENV{HOME}\")"), vec![t("rm -rf $HOME")]);
+        assert_eq!(
+            texts("perl", "(\"rm -rf $ENV{HOME}\")"),
+            vec![t("rm -rf $HOME")]
+        );
         assert_eq!(texts("perl", "($ENV{HOME})"), vec![t("$HOME")]);
         assert_eq!(texts("perl", "($ENV{HOME} . \"/x\")"), vec![t("$HOME/x")]);
         assert_eq!(texts("ruby", "(%q(a b))"), vec![t("a b")]);
         assert_eq!(texts("ruby", "(Dir.home)"), vec![t("$HOME")]);
-        assert_eq!(texts("ruby", " ENV[\"HOME\"] + '/.ssh'"), vec![t("$HOME/.ssh")]);
+        assert_eq!(
+            texts("ruby", " ENV[\"HOME\"] + '/.ssh'"),
+            vec![t("$HOME/.ssh")]
+        );
         assert_eq!(texts("ruby", "(\"#{Dir.home}\")"), vec![t("$HOME")]);
         assert_eq!(texts("ruby", "(\"#{x}\")"), vec![None]);
         assert_eq!(texts("php", "(getenv('HOME'))"), vec![t("$HOME")]);
-        assert_eq!(texts("lua", "(os.getenv(\"HOME\") .. \"/x\")"), vec![t("$HOME/x")]);
+        assert_eq!(
+            texts("lua", "(os.getenv(\"HOME\") .. \"/x\")"),
+            vec![t("$HOME/x")]
+        );
         assert_eq!(texts("lua", "([[rm -rf ~]])"), vec![t("rm -rf ~")]);
         assert_eq!(texts("lua", " [==[a]]b]==]"), vec![t("a]]b")]);
     }
@@ -482,7 +517,9 @@ mod tests {
 
     #[test]
     fn odd_input_does_not_panic() {
-        for text in ["(", "(\"", "q", "qq{", "%", "%q", "[[", "[=", "(\"\\", "é(ü", "(,,,)", "$ENV{"] {
+        for text in [
+            "(", "(\"", "q", "qq{", "%", "%q", "[[", "[=", "(\"\\", "é(ü", "(,,,)", "$ENV{",
+        ] {
             for language in ["perl", "ruby", "php", "lua"] {
                 let _ = arguments(language, text);
             }

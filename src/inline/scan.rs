@@ -46,46 +46,193 @@ struct Call {
 const PERL_CORE: &[&str] = &["CORE", "GLOBAL", "main"];
 
 const CALLS: &[Call] = &[
-    Call { language: "perl", names: &["system", "exec"], receivers: PERL_CORE, bare: true, kind: Kind::Command },
-    Call { language: "perl", names: &["readpipe"], receivers: PERL_CORE, bare: true, kind: Kind::Line },
-    Call { language: "perl", names: &["open"], receivers: PERL_CORE, bare: true, kind: Kind::PipeOpen },
-    Call { language: "perl", names: &["rmtree", "remove_tree"], receivers: &["Path"], bare: true, kind: Kind::Delete("rm -rf") },
-    Call { language: "perl", names: &["unlink"], receivers: PERL_CORE, bare: true, kind: Kind::Delete("rm") },
-    Call { language: "perl", names: &["rmdir"], receivers: PERL_CORE, bare: true, kind: Kind::Delete("rmdir") },
-    Call { language: "ruby", names: &["system", "exec", "spawn"], receivers: &["Kernel", "Process", "Object", "self", "PTY"], bare: true, kind: Kind::Command },
+    Call {
+        language: "perl",
+        names: &["system", "exec"],
+        receivers: PERL_CORE,
+        bare: true,
+        kind: Kind::Command,
+    },
+    Call {
+        language: "perl",
+        names: &["readpipe"],
+        receivers: PERL_CORE,
+        bare: true,
+        kind: Kind::Line,
+    },
+    Call {
+        language: "perl",
+        names: &["open"],
+        receivers: PERL_CORE,
+        bare: true,
+        kind: Kind::PipeOpen,
+    },
+    Call {
+        language: "perl",
+        names: &["rmtree", "remove_tree"],
+        receivers: &["Path"],
+        bare: true,
+        kind: Kind::Delete("rm -rf"),
+    },
+    Call {
+        language: "perl",
+        names: &["unlink"],
+        receivers: PERL_CORE,
+        bare: true,
+        kind: Kind::Delete("rm"),
+    },
+    Call {
+        language: "perl",
+        names: &["rmdir"],
+        receivers: PERL_CORE,
+        bare: true,
+        kind: Kind::Delete("rmdir"),
+    },
     Call {
         language: "ruby",
-        names: &["capture2", "capture2e", "capture3", "popen2", "popen2e", "popen3", "pipeline", "pipeline_r", "pipeline_w", "pipeline_rw", "pipeline_start"],
+        names: &["system", "exec", "spawn"],
+        receivers: &["Kernel", "Process", "Object", "self", "PTY"],
+        bare: true,
+        kind: Kind::Command,
+    },
+    Call {
+        language: "ruby",
+        names: &[
+            "capture2",
+            "capture2e",
+            "capture3",
+            "popen2",
+            "popen2e",
+            "popen3",
+            "pipeline",
+            "pipeline_r",
+            "pipeline_w",
+            "pipeline_rw",
+            "pipeline_start",
+        ],
         receivers: &["Open3"],
         bare: true,
         kind: Kind::Command,
     },
-    Call { language: "ruby", names: &["popen"], receivers: &["IO"], bare: false, kind: Kind::Line },
-    Call { language: "ruby", names: &["open"], receivers: &["Kernel", "URI"], bare: true, kind: Kind::PipeOpen },
-    Call { language: "ruby", names: &["read", "readlines", "foreach", "write", "binread", "binwrite"], receivers: &["IO"], bare: false, kind: Kind::PipeOpen },
     Call {
         language: "ruby",
-        names: &["rm_rf", "rm_r", "rmtree", "remove_dir", "remove_entry", "remove_entry_secure"],
+        names: &["popen"],
+        receivers: &["IO"],
+        bare: false,
+        kind: Kind::Line,
+    },
+    Call {
+        language: "ruby",
+        names: &["open"],
+        receivers: &["Kernel", "URI"],
+        bare: true,
+        kind: Kind::PipeOpen,
+    },
+    Call {
+        language: "ruby",
+        names: &[
+            "read",
+            "readlines",
+            "foreach",
+            "write",
+            "binread",
+            "binwrite",
+        ],
+        receivers: &["IO"],
+        bare: false,
+        kind: Kind::PipeOpen,
+    },
+    Call {
+        language: "ruby",
+        names: &[
+            "rm_rf",
+            "rm_r",
+            "rmtree",
+            "remove_dir",
+            "remove_entry",
+            "remove_entry_secure",
+        ],
         receivers: &["FileUtils", "*"],
         bare: true,
         kind: Kind::Delete("rm -rf"),
     },
-    Call { language: "ruby", names: &["rm", "rm_f", "remove", "remove_file", "safe_unlink"], receivers: &["FileUtils"], bare: false, kind: Kind::Delete("rm") },
-    Call { language: "ruby", names: &["delete", "unlink"], receivers: &["File"], bare: false, kind: Kind::Delete("rm") },
-    Call { language: "ruby", names: &["rmdir", "delete", "unlink"], receivers: &["Dir", "FileUtils"], bare: false, kind: Kind::Delete("rmdir") },
+    Call {
+        language: "ruby",
+        names: &["rm", "rm_f", "remove", "remove_file", "safe_unlink"],
+        receivers: &["FileUtils"],
+        bare: false,
+        kind: Kind::Delete("rm"),
+    },
+    Call {
+        language: "ruby",
+        names: &["delete", "unlink"],
+        receivers: &["File"],
+        bare: false,
+        kind: Kind::Delete("rm"),
+    },
+    Call {
+        language: "ruby",
+        names: &["rmdir", "delete", "unlink"],
+        receivers: &["Dir", "FileUtils"],
+        bare: false,
+        kind: Kind::Delete("rmdir"),
+    },
     Call {
         language: "php",
-        names: &["system", "exec", "shell_exec", "passthru", "popen", "proc_open"],
+        names: &[
+            "system",
+            "exec",
+            "shell_exec",
+            "passthru",
+            "popen",
+            "proc_open",
+        ],
         receivers: &[],
         bare: true,
         kind: Kind::Line,
     },
-    Call { language: "php", names: &["pcntl_exec"], receivers: &[], bare: true, kind: Kind::Program },
-    Call { language: "php", names: &["unlink"], receivers: &[], bare: true, kind: Kind::Delete("rm") },
-    Call { language: "php", names: &["rmdir"], receivers: &[], bare: true, kind: Kind::Delete("rmdir") },
-    Call { language: "lua", names: &["execute"], receivers: &["os"], bare: false, kind: Kind::Line },
-    Call { language: "lua", names: &["popen"], receivers: &["io"], bare: false, kind: Kind::Line },
-    Call { language: "lua", names: &["remove"], receivers: &["os"], bare: false, kind: Kind::Delete("rm") },
+    Call {
+        language: "php",
+        names: &["pcntl_exec"],
+        receivers: &[],
+        bare: true,
+        kind: Kind::Program,
+    },
+    Call {
+        language: "php",
+        names: &["unlink"],
+        receivers: &[],
+        bare: true,
+        kind: Kind::Delete("rm"),
+    },
+    Call {
+        language: "php",
+        names: &["rmdir"],
+        receivers: &[],
+        bare: true,
+        kind: Kind::Delete("rmdir"),
+    },
+    Call {
+        language: "lua",
+        names: &["execute"],
+        receivers: &["os"],
+        bare: false,
+        kind: Kind::Line,
+    },
+    Call {
+        language: "lua",
+        names: &["popen"],
+        receivers: &["io"],
+        bare: false,
+        kind: Kind::Line,
+    },
+    Call {
+        language: "lua",
+        names: &["remove"],
+        receivers: &["os"],
+        bare: false,
+        kind: Kind::Delete("rm"),
+    },
 ];
 
 /// Quote-like operators that run their body in a shell (`qx{…}`, `%x(…)`).
@@ -231,7 +378,13 @@ pub fn scan(language: &str, code: &str) -> Vec<Found> {
                 Some(line) => Handoff::Line(line),
                 None => Handoff::Unknown(one_line(clip_at(&code[at..], 80))),
             };
-            found.push(effect(CodeEffect::Spawn, &code[at..], code, at, Some(handoff)));
+            found.push(effect(
+                CodeEffect::Spawn,
+                &code[at..],
+                code,
+                at,
+                Some(handoff),
+            ));
         }
     }
     // Backticks run a shell in Perl, Ruby and PHP.
@@ -449,7 +602,13 @@ fn backticks(language: &str, code: &str, found: &mut Vec<Found>) {
             // The backtick method called by name.
             let args = literal::arguments(language, rest);
             let handoff = shell_handoff(language, Kind::Line, &args, &code[start..]);
-            found.push(effect(CodeEffect::Spawn, &code[start..], code, start, Some(handoff)));
+            found.push(effect(
+                CodeEffect::Spawn,
+                &code[start..],
+                code,
+                start,
+                Some(handoff),
+            ));
             from = start + 1;
             continue;
         }
@@ -469,7 +628,13 @@ fn backticks(language: &str, code: &str, found: &mut Vec<Found>) {
             Some(line) => Handoff::Line(line),
             None => Handoff::Unknown(one_line(inner)),
         };
-        found.push(effect(CodeEffect::Spawn, &code[start..], code, start, Some(handoff)));
+        found.push(effect(
+            CodeEffect::Spawn,
+            &code[start..],
+            code,
+            start,
+            Some(handoff),
+        ));
         from = start + len + 2;
     }
 }
@@ -526,7 +691,11 @@ fn shell_handoff(language: &str, kind: Kind, args: &[Arg], site: &str) -> Handof
                 match arg {
                     // `pcntl_exec("/bin/rm", ["-rf", "/"])`.
                     Arg::Other(source) if source.starts_with('[') => {
-                        words.extend(literal::arguments(language, &source[1..]).iter().map(Arg::word));
+                        words.extend(
+                            literal::arguments(language, &source[1..])
+                                .iter()
+                                .map(Arg::word),
+                        );
                     }
                     other => words.push(other.word()),
                 }
@@ -613,8 +782,8 @@ fn call_positions(code: &str, name: &str, call: &Call) -> Vec<(usize, usize)> {
                     .into_iter()
                     .rev()
                     .collect();
-                let known = call.receivers.contains(&"*")
-                    || call.receivers.contains(&receiver.as_str());
+                let known =
+                    call.receivers.contains(&"*") || call.receivers.contains(&receiver.as_str());
                 if !known || before.ends_with("->") {
                     continue;
                 }
