@@ -211,6 +211,25 @@ impl Run<'_> {
                 file.glob = word.glob;
                 file
             };
+            if matches!(file.value.as_str(), "-" | "/dev/stdin") {
+                // The program comes from stdin: literal text fed to it
+                // (`echo '…' | awk -f -`) is read.
+                let text = match &site.command.stdin {
+                    Stdin::Heredoc {
+                        body,
+                        literal: true,
+                    } => Some(body.clone()),
+                    _ => match feeds::stdin_producer(site.script, site.command) {
+                        Producer::Literal(text) => Some(text),
+                        _ => None,
+                    },
+                };
+                if let Some(text) = text {
+                    let parts = crate::programs::text_parts(dialect, &text);
+                    self.judge_parts(verb, &parts, site, depth, cwd.clone());
+                }
+                continue;
+            }
             match self.read_script(&file, cwd.as_deref()) {
                 Ok(text) => {
                     self.note(depth, || {
@@ -706,6 +725,14 @@ impl Run<'_> {
         let Some(path) = self.location.resolve_in(word, cwd).path else {
             return;
         };
+        // `chmod +x run.sh`, `touch run.sh`: the content stays as written.
+        if part
+            .split_whitespace()
+            .next()
+            .is_some_and(|verb| matches!(verb, "chmod" | "chown" | "chgrp" | "touch"))
+        {
+            return;
+        }
         let hash = part_hash(part);
         if self.last_written(&path).is_some_and(|w| w.part == hash) {
             return;

@@ -228,6 +228,8 @@ fn is_concat(text: &str, i: usize, concat: &str) -> bool {
 const HOME_EXPRESSIONS: &[(&str, &str)] = &[
     ("perl", "$ENV{HOME}"),
     ("perl", "${ENV{HOME}}"),
+    ("perl", "glob(~)"),
+    ("perl", "(getpwuid($<))[7]"),
     ("ruby", "ENV[HOME]"),
     ("ruby", "ENV.fetch(HOME)"),
     ("ruby", "Dir.home"),

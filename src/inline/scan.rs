@@ -351,7 +351,16 @@ pub fn scan(language: &str, code: &str) -> Vec<Found> {
                         here.paths = args
                             .iter()
                             .filter(|a| !a.is_keyword_option() && !is_options_hash(a))
-                            .map(Arg::word)
+                            .flat_map(|a| match a {
+                                // `FileUtils.rm_rf([a, b])`: each path.
+                                Arg::Other(source) if source.starts_with('[') => {
+                                    literal::arguments(language, &source[1..])
+                                        .iter()
+                                        .map(Arg::word)
+                                        .collect::<Vec<_>>()
+                                }
+                                other => vec![other.word()],
+                            })
                             .collect();
                         found.push(here);
                     }
