@@ -317,7 +317,7 @@ pub fn string_literal(language: &str, text: &str) -> Option<(Option<String>, usi
         }
         ("lua", '[') => {
             let level = text[1..].chars().take_while(|c| *c == '=').count();
-            if text[1 + level..].chars().next() != Some('[') {
+            if !text[1 + level..].starts_with('[') {
                 return None;
             }
             let close = format!("]{}]", "=".repeat(level));
@@ -512,7 +512,7 @@ mod tests {
         let args = arguments("ruby", "(\"ls\", chdir: \"/\")");
         assert!(args[1].is_keyword_option());
         assert!(!args[0].is_keyword_option());
-        assert_eq!(arguments("perl", "($x)")[0].word().dynamic, true);
+        assert!(arguments("perl", "($x)")[0].word().dynamic);
         let home = arguments("ruby", "(Dir.home)")[0].word();
         assert!(home.tilde && home.value == "~");
     }
