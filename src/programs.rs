@@ -868,7 +868,23 @@ pub fn query_reads_environment(verb: &str, args: &[Word]) -> bool {
     if !matches!(verb, "jq" | "gojq" | "jaq" | "yq" | "xq" | "tomlq") {
         return false;
     }
-    args.iter().any(|w| names_environment(&w.value))
+    // The values of `--arg NAME VALUE` and the like are data, not program.
+    let mut skip = 0;
+    for word in args {
+        if skip > 0 {
+            skip -= 1;
+            continue;
+        }
+        skip = match word.value.as_str() {
+            "--arg" | "--argjson" | "--slurpfile" | "--rawfile" => 2,
+            "-L" | "--library-path" | "--indent" => 1,
+            _ => 0,
+        };
+        if skip == 0 && names_environment(&word.value) {
+            return true;
+        }
+    }
+    false
 }
 
 /// Whether jq text names the environment as a word of its own (not `.env`,
@@ -1056,6 +1072,8 @@ mod tests {
         assert!(!q(&[".x", "f.json"]));
         assert!(!q(&["$ENVIRONMENT"]));
         assert!(!q(&["{\"env\": 1}"]));
+        assert!(!q(&["--arg", "env", "prod", ".x", "f.json"]));
+        assert!(q(&["--arg", "x", "1", "-n", "env"]));
         assert!(query_reads_environment(
             "yq",
             &words(&["-n", "strenv(TOKEN)"])
