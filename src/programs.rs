@@ -422,7 +422,9 @@ fn awk_parts(args: &[Word]) -> Parts {
         }
         let (name, glued) = match v.split_once('=') {
             Some((n, g)) if v.starts_with("--") => (n, Some(g)),
-            _ if !v.starts_with("--") && v.len() > 2 => (&v[..2], Some(&v[2..])),
+            _ if !v.starts_with("--") && v.len() > 2 && v.is_char_boundary(2) => {
+                (&v[..2], Some(&v[2..]))
+            }
             _ => (v, None),
         };
         let value_at = if glued.is_some() { i } else { i + 1 };
@@ -996,6 +998,8 @@ mod tests {
         assert_eq!(p.lines, ["id"]);
         let p = lines(Dialect::Awk, &["-v", "x=1", "-f", "p.awk", "f"]);
         assert_eq!(p.files, [(3, 0)]);
+        let p = lines(Dialect::Awk, &["-é", "{print}", "f"]);
+        assert!(p.files.is_empty());
         let p = lines(Dialect::Awk, &["-fp.awk", "f"]);
         assert_eq!(p.files, [(0, 2)]);
         let p = lines(Dialect::Awk, &["BEGIN{print \"a\" | \"cat 1>&2\"}"]);
