@@ -651,6 +651,11 @@ pub fn secret_read(
     if let Some(command) = secret_command(verb, args) {
         return Some(format!("`{command}` prints credentials"));
     }
+    if crate::programs::query_reads_environment(verb, args) {
+        return Some(format!(
+            "`{verb}` reads the environment (env, $ENV), secrets included"
+        ));
+    }
     let only_flags = args.iter().all(|w| w.value.starts_with('-'));
     let dumps_environment = match verb {
         "printenv" | "env" | "set" => args.is_empty(),

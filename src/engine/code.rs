@@ -122,7 +122,19 @@ impl Run<'_> {
         cwd: Option<PathBuf>,
     ) -> bool {
         let part = site.command.text.as_str();
-        match route::route(interpreter, args) {
+        let (route, preloads) = route::route_with_preloads(interpreter, args);
+        if !preloads.is_empty() {
+            self.judge_preloads(
+                interpreter,
+                &route,
+                &preloads,
+                args,
+                site,
+                depth,
+                cwd.clone(),
+            );
+        }
+        match route {
             Route::Lexicon => false,
             Route::Inline { lane, code: inline } => {
                 let text = inline.text();
@@ -166,6 +178,208 @@ impl Run<'_> {
             Route::File { lane, path } => {
                 self.script_file(interpreter, ScriptKind::Lane(lane), path, site, depth, cwd)
             }
+        }
+    }
+
+    /// The program text of awk, sed and vi-like editors (`verb`): the shell
+    /// lines it runs go to the shell lane, the files it writes to the path
+    /// law, and its program files (`-f prog.awk`, `vim -S x.vim`) are read
+    /// as scripts are (written earlier in the line: their new content, or
+    /// SIGNED `script.replaced` when not known; else from disk). A file
+    /// that cannot be read keeps the lexicon's class.
+    pub(super) fn program_parts(
+        &mut self,
+        verb: &str,
+        args: &[Word],
+        site: &Site,
+        depth: usize,
+        cwd: Option<PathBuf>,
+    ) {
+        let Some(dialect) = crate::programs::dialect(verb) else {
+            return;
+        };
+        let parts = crate::programs::parts(dialect, args);
+        self.judge_parts(verb, &parts, site, depth, cwd.clone());
+        for &(at, start) in &parts.files {
+            let Some(word) = args.get(at) else {
+                continue;
+            };
+            let file = if start == 0 {
+                word.clone()
+            } else {
+                let mut file = Word::literal(word.value.get(start..).unwrap_or(""));
+                file.dynamic = word.dynamic;
+                file.glob = word.glob;
+                file
+            };
+            if matches!(file.value.as_str(), "-" | "/dev/stdin") {
+                // The program comes from stdin: literal text fed to it
+                // (`echo '…' | awk -f -`) is read.
+                let text = match &site.command.stdin {
+                    Stdin::Heredoc {
+                        body,
+                        literal: true,
+                    } => Some(body.clone()),
+                    _ => match feeds::stdin_producer(site.script, site.command) {
+                        Producer::Literal(text) => Some(text),
+                        _ => None,
+                    },
+                };
+                if let Some(text) = text {
+                    let parts = crate::programs::text_parts(dialect, &text);
+                    self.judge_parts(verb, &parts, site, depth, cwd.clone());
+                }
+                continue;
+            }
+            match self.read_script(&file, cwd.as_deref()) {
+                Ok(text) => {
+                    self.note(depth, || {
+                        format!("{verb} reads its program from {}", file.value)
+                    });
+                    let parts = crate::programs::text_parts(dialect, &text);
+                    self.judge_parts(verb, &parts, site, depth, cwd.clone());
+                }
+                Err(Unreadable::Replaced(tail)) => {
+                    self.replaced_program(verb, &file, site);
+                    if let Some(tail) = tail {
+                        let parts = crate::programs::text_parts(dialect, &tail);
+                        self.judge_parts(verb, &parts, site, depth, cwd.clone());
+                    }
+                }
+                Err(_) => {}
+            }
+        }
+    }
+
+    /// SIGNED `script.replaced`: a program file written earlier in the line
+    /// with content not known.
+    fn replaced_program(&mut self, verb: &str, file: &Word, site: &Site) {
+        self.find(
+            Verdict::Signed,
+            "script.replaced",
+            format!(
+                "{verb} reads its program from {}, which is written or replaced earlier in this command with content portcullis cannot see",
+                limits::clip(&file.value, 120)
+            ),
+            "Write the program file with a quoted heredoc (cat > x <<'EOF' … EOF) so its content can be checked, or run it in a separate command.",
+            site.command.text.as_str(),
+        );
+    }
+
+    /// Shell lines of a program to the shell lane, its written files to
+    /// the path law.
+    fn judge_parts(
+        &mut self,
+        verb: &str,
+        parts: &crate::programs::Parts,
+        site: &Site,
+        depth: usize,
+        cwd: Option<PathBuf>,
+    ) {
+        let part = site.command.text.as_str();
+        for line in &parts.lines {
+            self.note(depth + 1, || {
+                format!("{verb} hands a shell: {}", limits::clip(line, 120))
+            });
+            self.script(line, depth + 1, cwd.clone());
+        }
+        for file in &parts.writes {
+            self.write_target(&Word::literal(file), cwd.clone(), Reach::Path, part, depth);
+        }
+    }
+
+    /// What an interpreter loads before its program (`ruby -r x`, `perl
+    /// -MFoo`, `node -r ./setup.js`, `lua -l m`): a file is read as a
+    /// script of the same lane; a standard module known to run nothing
+    /// when loaded passes (unless a `-I` folder may shadow it); any other
+    /// module is SIGNED `inline.preload`.
+    #[allow(clippy::too_many_arguments)]
+    fn judge_preloads(
+        &mut self,
+        interpreter: &str,
+        route: &Route,
+        preloads: &[route::Preload],
+        args: &[Word],
+        site: &Site,
+        depth: usize,
+        cwd: Option<PathBuf>,
+    ) {
+        let part = site.command.text.as_str();
+        let lane = match route {
+            Route::Inline { lane, .. }
+            | Route::Stdin { lane }
+            | Route::File { lane, .. }
+            | Route::Module { lane, .. } => *lane,
+            Route::Lexicon => match route::route(interpreter, &[]) {
+                Route::Stdin { lane } => lane,
+                _ => Lane::Code(Language::JavaScript),
+            },
+        };
+        let language = match lane {
+            Lane::Scan(language) => language,
+            Lane::Code(_) => "javascript",
+        };
+        let shadowed = args.iter().any(|w| w.value.starts_with("-I"));
+        for preload in preloads {
+            let module = preload.module();
+            if !preload.word.dynamic
+                && !shadowed
+                && !preload.is_path()
+                && route::is_known_preload(language, module)
+            {
+                self.note(depth, || {
+                    format!("{interpreter} loads the standard module {module}")
+                });
+                continue;
+            }
+            if !preload.word.dynamic && preload.is_path() {
+                let extension = match language {
+                    "ruby" => ".rb",
+                    "perl" => ".pm",
+                    "lua" => ".lua",
+                    _ => ".js",
+                };
+                let file = Word::literal(preload.name);
+                let exists = self
+                    .location
+                    .resolve_in(&file, cwd.as_deref())
+                    .path
+                    .is_some_and(|p| p.is_file() || self.lanes.latest.contains_key(&p));
+                let file = if exists
+                    || preload
+                        .name
+                        .rsplit('/')
+                        .next()
+                        .is_some_and(|n| n.contains('.'))
+                {
+                    file
+                } else {
+                    Word::literal(&format!("{}{extension}", preload.name))
+                };
+                self.note(depth, || {
+                    format!("{interpreter} first loads the file {}", file.value)
+                });
+                self.script_file(
+                    interpreter,
+                    ScriptKind::Lane(lane),
+                    &file,
+                    site,
+                    depth,
+                    cwd.clone(),
+                );
+                continue;
+            }
+            self.find(
+                Verdict::Signed,
+                "inline.preload",
+                format!(
+                    "{interpreter} loads {} before its program: code portcullis does not read{}",
+                    limits::clip(preload.name, 80),
+                    if shadowed { " (a -I folder may hold a module of that name)" } else { "" }
+                ),
+                "Run the program without preloading modules (-r, -M, -l, --require, --import), or load only standard modules.",
+                part,
+            );
         }
     }
 
@@ -512,6 +726,14 @@ impl Run<'_> {
         let Some(path) = self.location.resolve_in(word, cwd).path else {
             return;
         };
+        // `chmod +x run.sh`, `touch run.sh`: the content stays as written.
+        if part
+            .split_whitespace()
+            .next()
+            .is_some_and(|verb| matches!(verb, "chmod" | "chown" | "chgrp" | "touch"))
+        {
+            return;
+        }
         let hash = part_hash(part);
         if self.last_written(&path).is_some_and(|w| w.part == hash) {
             return;
@@ -1401,8 +1623,49 @@ fn printed(words: &[&str]) -> Option<String> {
             let text = format.replace("\\n", "\n").replace("\\t", "\t");
             (!text.contains('\\')).then_some(text)
         }
+        ["printf", format, args @ ..] if !format.starts_with('-') => printf_text(format, args),
         _ => None,
     }
+}
+
+/// What `printf FORMAT ARGS…` prints when the format's only directives are
+/// `%s` and `%%` and its only escapes `\n`, `\t`, `\\` (the format repeats
+/// while arguments remain, as bash does); `None` otherwise.
+fn printf_text(format: &str, args: &[&str]) -> Option<String> {
+    let mut pieces: Vec<String> = vec![String::new()];
+    let mut chars = format.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => pieces.last_mut()?.push(match chars.next()? {
+                'n' => '\n',
+                't' => '\t',
+                '\\' => '\\',
+                _ => return None,
+            }),
+            '%' => match chars.next()? {
+                '%' => pieces.last_mut()?.push('%'),
+                's' => pieces.push(String::new()),
+                _ => return None,
+            },
+            c => pieces.last_mut()?.push(c),
+        }
+    }
+    let slots = pieces.len() - 1;
+    let mut out = String::new();
+    let mut rest = args;
+    loop {
+        for (i, piece) in pieces.iter().enumerate() {
+            out.push_str(piece);
+            if i < slots {
+                out.push_str(rest.get(i).copied().unwrap_or(""));
+            }
+        }
+        rest = rest.get(slots..).unwrap_or(&[]);
+        if slots == 0 || rest.is_empty() || out.len() > limits::MAX_SCRIPT_BYTES {
+            break;
+        }
+    }
+    Some(out)
 }
 
 /// What a process substitution that only prints literal text hands over

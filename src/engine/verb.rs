@@ -119,6 +119,7 @@ impl Run<'_> {
             return;
         };
         let classified = refined_by_program(classified, args);
+        self.program_parts(verb, args, site, depth, local_cwd.clone());
         let effect = classified.effect;
         self.narrowed_trust(effect, &classified.path, local_cwd.as_deref(), part, depth);
         self.note(depth, || {

@@ -13,6 +13,7 @@
 //! for languages without a grammar here (Perl, Ruby, PHP, Lua).
 
 pub mod javascript;
+pub mod literal;
 pub mod python;
 pub mod route;
 pub mod scan;

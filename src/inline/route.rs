@@ -82,6 +82,133 @@ impl<'w> InlineCode<'w> {
     }
 }
 
+/// A module or file an interpreter loads before its program (`ruby -r
+/// x`, `perl -MFoo`, `node -r ./setup.js`, `lua -l m`): code that runs
+/// first, judged on its own.
+#[derive(Debug, Clone, Copy)]
+pub struct Preload<'w> {
+    /// The word that names it.
+    pub word: &'w Word,
+    /// Its name as given (`File::Path`, `./evil`, `dotenv/config`).
+    pub name: &'w str,
+}
+
+impl Preload<'_> {
+    /// The module's name without Perl's import list (`File::Path=rmtree`)
+    /// or leading `-` (`-M-strict`, which unloads).
+    pub fn module(&self) -> &str {
+        let name = self.name.trim_start_matches('-');
+        name.split(['=', ' ']).next().unwrap_or(name)
+    }
+
+    /// Whether it names a file rather than an installed module.
+    pub fn is_path(&self) -> bool {
+        self.name.starts_with(['.', '/', '~']) || self.name.contains("..")
+    }
+}
+
+/// Modules of each language's standard library that only define things
+/// when loaded: preloading one runs no code of the project's choosing
+/// (unless a `-I` folder of the command line may shadow it).
+const KNOWN_PRELOADS: &[(&str, &[&str])] = &[
+    (
+        "perl",
+        &[
+            "strict",
+            "warnings",
+            "utf8",
+            "feature",
+            "integer",
+            "bigint",
+            "bignum",
+            "constant",
+            "open",
+            "English",
+            "Data::Dumper",
+            "List::Util",
+            "Scalar::Util",
+            "POSIX",
+            "JSON::PP",
+            "File::Basename",
+            "File::Spec",
+            "File::Path",
+            "File::Find",
+            "File::Temp",
+            "File::Copy",
+            "Cwd",
+            "Getopt::Long",
+            "Time::HiRes",
+            "Time::Local",
+            "Encode",
+            "MIME::Base64",
+            "Digest::MD5",
+            "Digest::SHA",
+            "Storable",
+            "Text::Wrap",
+            "Term::ANSIColor",
+            "IO::Handle",
+            "charnames",
+            "Math::BigInt",
+        ],
+    ),
+    (
+        "ruby",
+        &[
+            "json",
+            "yaml",
+            "psych",
+            "set",
+            "pp",
+            "date",
+            "time",
+            "fileutils",
+            "open3",
+            "securerandom",
+            "digest",
+            "base64",
+            "csv",
+            "erb",
+            "optparse",
+            "shellwords",
+            "pathname",
+            "uri",
+            "benchmark",
+            "tempfile",
+            "tmpdir",
+            "stringio",
+            "English",
+            "bigdecimal",
+            "ostruct",
+            "logger",
+            "etc",
+            "prime",
+            "matrix",
+            "zlib",
+        ],
+    ),
+    (
+        "lua",
+        &[
+            "string",
+            "table",
+            "math",
+            "os",
+            "io",
+            "utf8",
+            "coroutine",
+            "debug",
+        ],
+    ),
+];
+
+/// Whether `module` is a standard module of `language` known to run
+/// nothing when loaded.
+pub fn is_known_preload(language: &str, module: &str) -> bool {
+    KNOWN_PRELOADS
+        .iter()
+        .any(|(lang, names)| *lang == language && names.contains(&module))
+}
+
 /// How one interpreter's command line is read.
 struct Grammar {
     /// Options followed by code.
@@ -94,10 +221,11 @@ struct Grammar {
     /// Options after which no program of its own runs.
     lexicon: &'static [&'static str],
     /// Options whose value is code run before the program (`node -r
-    /// ./setup.js`, `ruby -r ./x`, `lua -l mod`): code portcullis does not
-    /// read, so the lexicon judges the command (never FREE by the program
-    /// alone).
+    /// ./setup.js`, `ruby -r ./x`, `lua -l mod`): listed as [`Preload`]s
+    /// and judged on their own; the program is still read.
     preload: &'static [&'static str],
+    /// Options whose glued value is a module loaded first (`perl -MFoo`).
+    glued_preload: &'static [&'static str],
     /// Options followed by a module to run (`python -m MODULE`).
     module: &'static [&'static str],
     /// Options that also run what stdin gives once the program ends
@@ -113,6 +241,7 @@ const PYTHON: Grammar = Grammar {
     glued: &[],
     lexicon: &["--version", "-V", "-h", "--help", "-?"],
     preload: &[],
+    glued_preload: &[],
     module: &["-m"],
     interactive: &["-i"],
     bundles: true,
@@ -135,6 +264,7 @@ const TS_NODE: Grammar = Grammar {
     glued: &[],
     lexicon: &["-v", "--version", "-h", "--help", "watch"],
     preload: &["-r", "--require"],
+    glued_preload: &[],
     module: &[],
     interactive: &[],
     bundles: false,
@@ -146,6 +276,7 @@ const PERL: Grammar = Grammar {
     glued: &["-M", "-m", "-x", "-0", "-F", "-i", "-C", "-d", "-D"],
     lexicon: &["-v", "-V", "--version", "-h", "--help", "-c"],
     preload: &[],
+    glued_preload: &["-M", "-m"],
     module: &[],
     interactive: &[],
     bundles: true,
@@ -157,6 +288,7 @@ const RUBY: Grammar = Grammar {
     glued: &["-F", "-i", "-x", "-0", "-W", "-K", "-T"],
     lexicon: &["-v", "--version", "-h", "--help", "-c", "-y"],
     preload: &["-r"],
+    glued_preload: &[],
     module: &[],
     interactive: &[],
     bundles: true,
@@ -178,6 +310,7 @@ const PHP: Grammar = Grammar {
         "-S",
     ],
     preload: &[],
+    glued_preload: &[],
     module: &[],
     interactive: &[],
     bundles: false,
@@ -189,6 +322,7 @@ const LUA: Grammar = Grammar {
     glued: &[],
     lexicon: &["-v", "--version", "-h"],
     preload: &["-l"],
+    glued_preload: &[],
     module: &[],
     interactive: &[],
     bundles: false,
@@ -196,23 +330,42 @@ const LUA: Grammar = Grammar {
 
 /// The route of `interpreter` (as the lexicon names it) run with `args`.
 pub fn route<'w>(interpreter: &str, args: &'w [Word]) -> Route<'w> {
+    route_with_preloads(interpreter, args).0
+}
+
+/// The route of `interpreter` run with `args`, and what it loads before
+/// its program.
+pub fn route_with_preloads<'w>(
+    interpreter: &str,
+    args: &'w [Word],
+) -> (Route<'w>, Vec<Preload<'w>>) {
+    let mut preloads = Vec::new();
+    let route = program_route(interpreter, args, &mut preloads);
+    (route, preloads)
+}
+
+fn program_route<'w>(
+    interpreter: &str,
+    args: &'w [Word],
+    preloads: &mut Vec<Preload<'w>>,
+) -> Route<'w> {
     let js = Lane::Code(Language::JavaScript);
     match interpreter {
         "python" | "python2" | "python3" | "pypy" | "pypy3" => {
             if python_options_known(args) {
-                read(&PYTHON, Lane::Code(Language::Python), args)
+                read(&PYTHON, Lane::Code(Language::Python), args, preloads)
             } else {
                 Route::Lexicon
             }
         }
-        "node" | "nodejs" => node(args),
-        "ts-node" | "tsx" | "ts-node-esm" | "esno" => read(&TS_NODE, js, args),
+        "node" | "nodejs" => node(args, preloads),
+        "ts-node" | "tsx" | "ts-node-esm" | "esno" => read(&TS_NODE, js, args, preloads),
         "deno" => deno(args),
         "bun" => bun(args),
-        "perl" => read(&PERL, Lane::Scan("perl"), args),
-        "ruby" | "jruby" => read(&RUBY, Lane::Scan("ruby"), args),
-        "php" => read(&PHP, Lane::Scan("php"), args),
-        "lua" | "luajit" => read(&LUA, Lane::Scan("lua"), args),
+        "perl" => read(&PERL, Lane::Scan("perl"), args, preloads),
+        "ruby" | "jruby" => read(&RUBY, Lane::Scan("ruby"), args, preloads),
+        "php" => read(&PHP, Lane::Scan("php"), args, preloads),
+        "lua" | "luajit" => read(&LUA, Lane::Scan("lua"), args, preloads),
         _ => Route::Lexicon,
     }
 }
@@ -311,9 +464,14 @@ pub fn is_interpreter(name: &str) -> bool {
     !matches!(route(name, &[]), Route::Lexicon) || matches!(name, "deno" | "bun")
 }
 
-fn read<'w>(grammar: &Grammar, lane: Lane, args: &'w [Word]) -> Route<'w> {
+fn read<'w>(
+    grammar: &Grammar,
+    lane: Lane,
+    args: &'w [Word],
+    preloads: &mut Vec<Preload<'w>>,
+) -> Route<'w> {
     let mut interactive = false;
-    let route = read_program(grammar, lane, args, &mut interactive);
+    let route = read_program(grammar, lane, args, &mut interactive, preloads);
     match route {
         // `python -i -c CODE`, `python -i x.py`: stdin runs after the
         // program, and the lane reads one program: the lexicon judges it.
@@ -357,6 +515,7 @@ fn read_program<'w>(
     lane: Lane,
     args: &'w [Word],
     interactive: &mut bool,
+    preloads: &mut Vec<Preload<'w>>,
 ) -> Route<'w> {
     let mut i = 0;
     while let Some(arg) = args.get(i) {
@@ -412,12 +571,36 @@ fn read_program<'w>(
                 code: InlineCode::glued(arg, opt.len() + 1),
             };
         }
-        // `-r ./setup.js`, `--require=./setup.js`
-        if grammar.preload.contains(&a)
-            || a.split_once('=')
-                .is_some_and(|(opt, _)| grammar.preload.contains(&opt))
+        // `-r ./setup.js`, `--require=./setup.js`, `-lmod` (no bundles)
+        if grammar.preload.contains(&a) {
+            if let Some(word) = args.get(i + 1) {
+                preloads.push(Preload {
+                    word,
+                    name: &word.value,
+                });
+            }
+            i += 2;
+            continue;
+        }
+        if let Some((opt, name)) = a.split_once('=')
+            && grammar.preload.contains(&opt)
         {
-            return Route::Lexicon;
+            preloads.push(Preload { word: arg, name });
+            i += 1;
+            continue;
+        }
+        if !grammar.bundles
+            && let Some(opt) = grammar
+                .preload
+                .iter()
+                .find(|p| p.len() == 2 && a.starts_with(**p))
+        {
+            preloads.push(Preload {
+                word: arg,
+                name: &a[opt.len()..],
+            });
+            i += 1;
+            continue;
         }
         if grammar.value.contains(&a) {
             i += 2;
@@ -464,6 +647,13 @@ fn read_program<'w>(
                         }
                     };
                 }
+                if grammar.glued_preload.contains(&option.as_str()) {
+                    preloads.push(Preload {
+                        word: arg,
+                        name: a.get(after..).unwrap_or(""),
+                    });
+                    break;
+                }
                 if grammar.glued.contains(&option.as_str()) {
                     break;
                 }
@@ -471,7 +661,17 @@ fn read_program<'w>(
                     return Route::Lexicon;
                 }
                 if grammar.preload.contains(&option.as_str()) {
-                    return Route::Lexicon;
+                    // `ruby -rjson`, `ruby -r json`.
+                    let name = if rest_empty {
+                        i += 1;
+                        args.get(i).map(|w| (w, w.value.as_str()))
+                    } else {
+                        Some((arg, a.get(after..).unwrap_or("")))
+                    };
+                    if let Some((word, name)) = name {
+                        preloads.push(Preload { word, name });
+                    }
+                    break;
                 }
                 if grammar.value.contains(&option.as_str()) {
                     if rest_empty {
@@ -537,7 +737,7 @@ const NODE_LEXICON: &[&str] = &[
 /// known ones (a preload such as `-r`/`--import`/`--loader`, an env or
 /// config file, the inspector, a V8 flag) leaves the command to the
 /// lexicon: it may run code nobody read.
-fn node<'w>(args: &'w [Word]) -> Route<'w> {
+fn node<'w>(args: &'w [Word], preloads: &mut Vec<Preload<'w>>) -> Route<'w> {
     let js = Lane::Code(Language::JavaScript);
     let mut code: Option<InlineCode<'w>> = None;
     let mut i = 0;
@@ -589,6 +789,22 @@ fn node<'w>(args: &'w [Word]) -> Route<'w> {
                     i += 2;
                 } else {
                     i += 1;
+                }
+            }
+            "-r" | "--require" | "--import" | "--loader" | "--experimental-loader" => {
+                match (glued, next) {
+                    (Some(name), _) => {
+                        preloads.push(Preload { word: arg, name });
+                        i += 1;
+                    }
+                    (None, Some(word)) => {
+                        preloads.push(Preload {
+                            word,
+                            name: &word.value,
+                        });
+                        i += 2;
+                    }
+                    (None, None) => return Route::Lexicon,
                 }
             }
             n if NODE_LEXICON.contains(&n) => return Route::Lexicon,
@@ -788,12 +1004,14 @@ mod tests {
         assert_eq!(kind("node", "-e -1;exec(x)"), "inline -1;exec(x)");
         assert_eq!(kind("php", "-r -exec(x)"), "inline -exec(x)");
         // Code preloaded before the program is code nobody read.
-        assert_eq!(kind("node", "-r dotenv/config build.js"), "lexicon");
-        assert_eq!(kind("node", "-r ./evil.js -e X"), "lexicon");
-        assert_eq!(kind("node", "--import=./evil.mjs -e X"), "lexicon");
-        assert_eq!(kind("ts-node", "-r x"), "lexicon");
-        assert_eq!(kind("ruby", "-r./evil -e X"), "lexicon");
-        assert_eq!(kind("lua", "-l evil -e X"), "lexicon");
+        assert_eq!(kind("node", "-r dotenv/config build.js"), "file build.js");
+        assert_eq!(kind("node", "-r ./evil.js -e X"), "inline X");
+        assert_eq!(kind("node", "--import=./evil.mjs -e X"), "inline X");
+        assert_eq!(kind("ts-node", "-r x"), "stdin");
+        assert_eq!(kind("ruby", "-r./evil -e X"), "inline X");
+        assert_eq!(kind("ruby", "-r ./evil -e X"), "inline X");
+        assert_eq!(kind("lua", "-l evil -e X"), "inline X");
+        assert_eq!(kind("lua", "-levil -e X"), "inline X");
         assert_eq!(kind("node", "--input-type module -e X"), "inline X");
         assert_eq!(kind("node", "--test"), "lexicon");
         // The last code wins; options end at the script or `--`.
@@ -815,7 +1033,7 @@ mod tests {
         // preloads go to the lexicon.
         assert_eq!(
             kind("node", "--experimental_loader=./x.mjs -e X"),
-            "lexicon"
+            "inline X"
         );
         assert_eq!(kind("node", "--input_type=module -e X"), "inline X");
         assert_eq!(kind("node", "--env-file=.env -e X"), "lexicon");
@@ -834,6 +1052,35 @@ mod tests {
         assert_eq!(kind("perl", "-i.bak -pe X f"), "inline X");
         assert_eq!(kind("perl", "-Mstrict -e X"), "inline X");
         assert_eq!(kind("perl", "-c x.pl"), "lexicon");
+    }
+
+    fn loaded(interpreter: &str, line: &str) -> Vec<String> {
+        let w = words(line);
+        route_with_preloads(interpreter, &w)
+            .1
+            .iter()
+            .map(|p| p.name.to_string())
+            .collect()
+    }
+
+    #[test]
+    fn preloads_are_listed() {
+        assert_eq!(loaded("node", "-r ./evil.js -e X"), ["./evil.js"]);
+        assert_eq!(loaded("node", "--require=a --import b -e X"), ["a", "b"]);
+        assert_eq!(loaded("ruby", "-rjson -r ./x -e X"), ["json", "./x"]);
+        assert_eq!(loaded("ruby", "-wrjson -e X"), ["json"]);
+        assert_eq!(
+            loaded("perl", "-MFile::Path=rmtree -e X"),
+            ["File::Path=rmtree"]
+        );
+        assert_eq!(loaded("perl", "-lMEvil -ne X"), ["Evil"]);
+        assert_eq!(loaded("lua", "-l m -e X"), ["m"]);
+        assert!(loaded("perl", "-ne X f").is_empty());
+        let w = words("-MFile::Path=rmtree");
+        let p = route_with_preloads("perl", &w).1;
+        assert_eq!(p[0].module(), "File::Path");
+        assert!(is_known_preload("perl", p[0].module()));
+        assert!(!is_known_preload("perl", "Evil"));
     }
 
     #[test]

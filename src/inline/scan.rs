@@ -8,48 +8,238 @@
 //! Takes the program text and the language; returns [`super::Found`]
 //! effects.
 
+use super::literal::{self, Arg};
 use super::{Found, Handoff, one_line};
 use crate::rules::CodeEffect;
 use crate::shell::Word;
 
-/// Call names that hand a string to a shell, per language.
-const SHELL_CALLS: &[(&str, &[&str])] = &[
-    ("perl", &["system", "exec", "qx", "readpipe"]),
-    (
-        "ruby",
-        &[
-            "system",
-            "exec",
-            "spawn",
-            "IO.popen",
-            "Open3.capture2",
-            "Open3.capture3",
-            "Open3.popen3",
-            "%x",
+/// How a call hands its arguments on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// The first argument is a shell line, whatever follows
+    /// (`popen("…", "r")`, `proc_open`, `os.execute`).
+    Line,
+    /// One argument is a shell line, more are an argv (`system("rm",
+    /// "-rf", $d)`): Perl's and Ruby's `system`, `exec`, `spawn`, `Open3`.
+    Command,
+    /// The arguments are a program and its argv (`pcntl_exec`).
+    Program,
+    /// Deletes the paths its arguments name, as this command would.
+    Delete(&'static str),
+    /// Opens a pipe to a command when its mode or path says so (Perl's
+    /// `open(F, "-|", "cmd")`, `open(F, "cmd |")`, Ruby's `open("|cmd")`).
+    PipeOpen,
+}
+
+/// Calls with effects the scan reads arguments of, per language: the
+/// names, the receivers they may be called on (`Kernel.system`,
+/// `CORE::system`, `File::Path::rmtree`; `*` is any receiver), and whether
+/// the bare name counts.
+struct Call {
+    language: &'static str,
+    names: &'static [&'static str],
+    receivers: &'static [&'static str],
+    bare: bool,
+    kind: Kind,
+}
+
+const PERL_CORE: &[&str] = &["CORE", "GLOBAL", "main"];
+
+const CALLS: &[Call] = &[
+    Call {
+        language: "perl",
+        names: &["system", "exec"],
+        receivers: PERL_CORE,
+        bare: true,
+        kind: Kind::Command,
+    },
+    Call {
+        language: "perl",
+        names: &["readpipe"],
+        receivers: PERL_CORE,
+        bare: true,
+        kind: Kind::Line,
+    },
+    Call {
+        language: "perl",
+        names: &["open"],
+        receivers: PERL_CORE,
+        bare: true,
+        kind: Kind::PipeOpen,
+    },
+    Call {
+        language: "perl",
+        names: &["rmtree", "remove_tree"],
+        receivers: &["Path"],
+        bare: true,
+        kind: Kind::Delete("rm -rf"),
+    },
+    Call {
+        language: "perl",
+        names: &["unlink"],
+        receivers: PERL_CORE,
+        bare: true,
+        kind: Kind::Delete("rm"),
+    },
+    Call {
+        language: "perl",
+        names: &["rmdir"],
+        receivers: PERL_CORE,
+        bare: true,
+        kind: Kind::Delete("rmdir"),
+    },
+    Call {
+        language: "ruby",
+        names: &["system", "exec", "spawn"],
+        receivers: &["Kernel", "Process", "Object", "self", "PTY"],
+        bare: true,
+        kind: Kind::Command,
+    },
+    Call {
+        language: "ruby",
+        names: &[
+            "capture2",
+            "capture2e",
+            "capture3",
+            "popen2",
+            "popen2e",
+            "popen3",
+            "pipeline",
+            "pipeline_r",
+            "pipeline_w",
+            "pipeline_rw",
+            "pipeline_start",
         ],
-    ),
-    (
-        "php",
-        &[
+        receivers: &["Open3"],
+        bare: true,
+        kind: Kind::Command,
+    },
+    Call {
+        language: "ruby",
+        names: &["popen"],
+        receivers: &["IO"],
+        bare: false,
+        kind: Kind::Line,
+    },
+    Call {
+        language: "ruby",
+        names: &["open"],
+        receivers: &["Kernel", "URI"],
+        bare: true,
+        kind: Kind::PipeOpen,
+    },
+    Call {
+        language: "ruby",
+        names: &[
+            "read",
+            "readlines",
+            "foreach",
+            "write",
+            "binread",
+            "binwrite",
+        ],
+        receivers: &["IO"],
+        bare: false,
+        kind: Kind::PipeOpen,
+    },
+    Call {
+        language: "ruby",
+        names: &[
+            "rm_rf",
+            "rm_r",
+            "rmtree",
+            "remove_dir",
+            "remove_entry",
+            "remove_entry_secure",
+        ],
+        receivers: &["FileUtils", "*"],
+        bare: true,
+        kind: Kind::Delete("rm -rf"),
+    },
+    Call {
+        language: "ruby",
+        names: &["rm", "rm_f", "remove", "remove_file", "safe_unlink"],
+        receivers: &["FileUtils"],
+        bare: false,
+        kind: Kind::Delete("rm"),
+    },
+    Call {
+        language: "ruby",
+        names: &["delete", "unlink"],
+        receivers: &["File"],
+        bare: false,
+        kind: Kind::Delete("rm"),
+    },
+    Call {
+        language: "ruby",
+        names: &["rmdir", "delete", "unlink"],
+        receivers: &["Dir", "FileUtils"],
+        bare: false,
+        kind: Kind::Delete("rmdir"),
+    },
+    Call {
+        language: "php",
+        names: &[
             "system",
             "exec",
             "shell_exec",
             "passthru",
             "popen",
             "proc_open",
-            "pcntl_exec",
         ],
-    ),
-    ("lua", &["os.execute", "io.popen"]),
+        receivers: &[],
+        bare: true,
+        kind: Kind::Line,
+    },
+    Call {
+        language: "php",
+        names: &["pcntl_exec"],
+        receivers: &[],
+        bare: true,
+        kind: Kind::Program,
+    },
+    Call {
+        language: "php",
+        names: &["unlink"],
+        receivers: &[],
+        bare: true,
+        kind: Kind::Delete("rm"),
+    },
+    Call {
+        language: "php",
+        names: &["rmdir"],
+        receivers: &[],
+        bare: true,
+        kind: Kind::Delete("rmdir"),
+    },
+    Call {
+        language: "lua",
+        names: &["execute"],
+        receivers: &["os"],
+        bare: false,
+        kind: Kind::Line,
+    },
+    Call {
+        language: "lua",
+        names: &["popen"],
+        receivers: &["io"],
+        bare: false,
+        kind: Kind::Line,
+    },
+    Call {
+        language: "lua",
+        names: &["remove"],
+        receivers: &["os"],
+        bare: false,
+        kind: Kind::Delete("rm"),
+    },
 ];
+
+/// Quote-like operators that run their body in a shell (`qx{…}`, `%x(…)`).
+const QUOTE_SHELL: &[(&str, &str)] = &[("perl", "qx"), ("ruby", "%x")];
 
 /// Tokens that delete, write or evaluate, per language.
 const TOKENS: &[(&str, CodeEffect, &[&str])] = &[
-    (
-        "perl",
-        CodeEffect::Delete,
-        &["unlink", "rmtree", "remove_tree", "rmdir"],
-    ),
     (
         "perl",
         CodeEffect::Write,
@@ -71,20 +261,6 @@ const TOKENS: &[(&str, CodeEffect, &[&str])] = &[
         "perl",
         CodeEffect::Network,
         &["IO::Socket", "LWP", "HTTP::Tiny", "Net::", "Socket"],
-    ),
-    (
-        "ruby",
-        CodeEffect::Delete,
-        &[
-            "File.delete",
-            "File.unlink",
-            "FileUtils.rm",
-            "FileUtils.rm_r",
-            "FileUtils.rm_rf",
-            "FileUtils.remove",
-            "Dir.rmdir",
-            "FileUtils.rmdir",
-        ],
     ),
     (
         "ruby",
@@ -112,7 +288,6 @@ const TOKENS: &[(&str, CodeEffect, &[&str])] = &[
         CodeEffect::Network,
         &["Net::HTTP", "open-uri", "TCPSocket", "URI.open", "Socket"],
     ),
-    ("php", CodeEffect::Delete, &["unlink", "rmdir"]),
     (
         "php",
         CodeEffect::Write,
@@ -145,7 +320,6 @@ const TOKENS: &[(&str, CodeEffect, &[&str])] = &[
             "stream_socket_client",
         ],
     ),
-    ("lua", CodeEffect::Delete, &["os.remove"]),
     ("lua", CodeEffect::Write, &["io.open", "os.rename"]),
     (
         "lua",
@@ -158,61 +332,73 @@ const TOKENS: &[(&str, CodeEffect, &[&str])] = &[
 /// Scans `code` written in `language` (`perl`, `ruby`, `php`, `lua`).
 pub fn scan(language: &str, code: &str) -> Vec<Found> {
     let mut found = Vec::new();
-    for (lang, calls) in SHELL_CALLS {
+    // PHP's function names are case-insensitive (`SyStEm`); lowering ASCII
+    // keeps every byte where it is.
+    let names = if language == "php" {
+        code.to_ascii_lowercase()
+    } else {
+        code.to_string()
+    };
+    for call in CALLS.iter().filter(|c| c.language == language) {
+        for name in call.names {
+            for (at, args_at) in call_positions(&names, name, call) {
+                let args = call_arguments_of(language, call.kind, &code[args_at..]);
+                let site = &code[at..];
+                match call.kind {
+                    Kind::Delete(equivalent) => {
+                        let mut here = effect(CodeEffect::Delete, site, code, at, None);
+                        here.equivalent = equivalent;
+                        here.paths = args
+                            .iter()
+                            .filter(|a| !a.is_keyword_option() && !is_options_hash(a))
+                            .flat_map(|a| match a {
+                                // `FileUtils.rm_rf([a, b])`: each path.
+                                Arg::Other(source) if source.starts_with('[') => {
+                                    literal::arguments(language, &source[1..])
+                                        .iter()
+                                        .map(Arg::word)
+                                        .collect::<Vec<_>>()
+                                }
+                                other => vec![other.word()],
+                            })
+                            .collect();
+                        found.push(here);
+                    }
+                    Kind::PipeOpen => {
+                        if let Some(handoff) = pipe_open(language, &args) {
+                            found.push(effect(CodeEffect::Spawn, site, code, at, Some(handoff)));
+                        }
+                    }
+                    kind => {
+                        let handoff = shell_handoff(language, kind, &args, site);
+                        found.push(effect(CodeEffect::Spawn, site, code, at, Some(handoff)));
+                    }
+                }
+            }
+        }
+    }
+    for (lang, op) in QUOTE_SHELL {
         if *lang != language {
             continue;
         }
-        for call in *calls {
-            for at in token_positions(code, call) {
-                let after = &code[at + call.len()..];
-                let quoted = if matches!(*call, "qx" | "%x") {
-                    quote_like(after)
-                } else {
-                    first_string(after)
-                };
-                let handoff = match quoted {
-                    Some(line) => Handoff::Line(line),
-                    None => match string_list(after) {
-                        Some(argv) => {
-                            Handoff::Argv(argv.iter().map(|a| Word::literal(a)).collect())
-                        }
-                        None => Handoff::Unknown(one_line(clip_at(&code[at..], 80))),
-                    },
-                };
-                found.push(effect(
-                    CodeEffect::Spawn,
-                    &code[at..],
-                    code,
-                    at,
-                    Some(handoff),
-                ));
-            }
+        for at in token_positions(code, op) {
+            let after = &code[at + op.len()..];
+            let handoff = match quote_like(language, after) {
+                Some(line) => Handoff::Line(line),
+                None => Handoff::Unknown(one_line(clip_at(&code[at..], 80))),
+            };
+            found.push(effect(
+                CodeEffect::Spawn,
+                &code[at..],
+                code,
+                at,
+                Some(handoff),
+            ));
         }
     }
     // Backticks run a shell in Perl, Ruby and PHP.
     if language != "lua" {
-        let mut rest = code;
-        let mut offset = 0;
-        while let Some(start) = rest.find('`') {
-            let Some(len) = rest[start + 1..].find('`') else {
-                break;
-            };
-            let inner = &rest[start + 1..start + 1 + len];
-            let handoff = if inner.contains(['$', '@', '#']) {
-                Handoff::Unknown(one_line(inner))
-            } else {
-                Handoff::Line(inner.to_string())
-            };
-            found.push(effect(
-                CodeEffect::Spawn,
-                &rest[start..],
-                code,
-                offset + start,
-                Some(handoff),
-            ));
-            offset += start + len + 2;
-            rest = &rest[start + len + 2..];
-        }
+        backticks(language, code, &mut found);
     }
     for (lang, kind, tokens) in TOKENS {
         if *lang != language {
@@ -385,85 +571,255 @@ fn token_positions(code: &str, token: &str) -> Vec<usize> {
         .collect()
 }
 
-/// The body of a quote-like operator (`qx(…)`, `qx{…}`, `%x[…]`), when it
-/// interpolates nothing.
-fn quote_like(after: &str) -> Option<String> {
+/// The body of a quote-like operator (`qx(…)`, `qx{…}`, `%x[…]`), with
+/// the home folder interpolated as `$HOME`; `None` when it interpolates
+/// anything else (`qx'…'` interpolates nothing).
+fn quote_like(language: &str, after: &str) -> Option<String> {
     let open = after.chars().next()?;
+    if !open.is_ascii_punctuation() {
+        return None;
+    }
     let close = match open {
         '(' => ')',
         '{' => '}',
         '[' => ']',
         '<' => '>',
-        c if c.is_ascii_punctuation() => c,
-        _ => return None,
+        c => c,
     };
-    let body: String = after[open.len_utf8()..]
-        .chars()
-        .take_while(|c| *c != close)
+    let rest = &after[open.len_utf8()..];
+    let end = rest.find(close)?;
+    let body = &rest[..end];
+    if open == '\'' {
+        return Some(body.to_string());
+    }
+    literal::double_quoted(language, body)
+}
+
+/// Backtick commands (`` `…` ``), and Ruby's `` Kernel.`("…") ``: each a
+/// spawn whose line is handed over when known.
+fn backticks(language: &str, code: &str, found: &mut Vec<Found>) {
+    let mut from = 0;
+    let mut count = 0;
+    while let Some(offset) = code[from..].find('`') {
+        let start = from + offset;
+        count += 1;
+        if count > 64 {
+            break;
+        }
+        let rest = &code[start + 1..];
+        if language == "ruby" && rest.starts_with('(') {
+            // The backtick method called by name.
+            let args = literal::arguments(language, rest);
+            let handoff = shell_handoff(language, Kind::Line, &args, &code[start..]);
+            found.push(effect(
+                CodeEffect::Spawn,
+                &code[start..],
+                code,
+                start,
+                Some(handoff),
+            ));
+            from = start + 1;
+            continue;
+        }
+        let Some(len) = rest.find('`') else {
+            // An unclosed backtick: a command nobody can read.
+            found.push(effect(
+                CodeEffect::Spawn,
+                &code[start..],
+                code,
+                start,
+                Some(Handoff::Unknown(one_line(clip_at(&code[start..], 80)))),
+            ));
+            break;
+        };
+        let inner = &rest[..len];
+        let handoff = match literal::double_quoted(language, inner) {
+            Some(line) => Handoff::Line(line),
+            None => Handoff::Unknown(one_line(inner)),
+        };
+        found.push(effect(
+            CodeEffect::Spawn,
+            &code[start..],
+            code,
+            start,
+            Some(handoff),
+        ));
+        from = start + len + 2;
+    }
+}
+
+/// The arguments of a call; Perl's indirect program (`system { "rm" }
+/// "ls", "-rf", …`) comes first, as a `{…}` argument.
+fn call_arguments_of(language: &str, kind: Kind, after: &str) -> Vec<Arg> {
+    let text = after.trim_start();
+    if language == "perl"
+        && kind == Kind::Command
+        && let Some(body) = text.strip_prefix('{')
+        && let Some(end) = body.find('}')
+    {
+        let mut args = vec![Arg::Other(format!("{{{}}}", &body[..end]))];
+        args.extend(literal::arguments(language, &body[end + 1..]));
+        return args;
+    }
+    literal::arguments(language, after)
+}
+
+/// What a call that runs a command hands over, from its arguments.
+fn shell_handoff(language: &str, kind: Kind, args: &[Arg], site: &str) -> Handoff {
+    let unknown = || Handoff::Unknown(one_line(clip_at(site, 80)));
+    let mut args: Vec<Arg> = args
+        .iter()
+        .filter(|a| !a.is_keyword_option())
+        .cloned()
         .collect();
-    let closed = after[open.len_utf8() + body.len()..].starts_with(close);
-    (closed && !body.contains(['$', '@', '#'])).then_some(body)
-}
-
-/// A list of plain string literals (`("rm", "-rf", "/")`): the argv of
-/// `system`'s list form. `None` when any item is not a plain literal.
-fn string_list(after: &str) -> Option<Vec<String>> {
-    let mut rest = after
-        .trim_start()
-        .strip_prefix('(')
-        .unwrap_or(after)
-        .trim_start();
-    let mut items = Vec::new();
-    loop {
-        let quote = rest.chars().next()?;
-        if quote != '"' && quote != '\'' {
-            return None;
-        }
-        let body: String = rest[1..].chars().take_while(|c| *c != quote).collect();
-        if !rest[1 + body.len()..].starts_with(quote)
-            || quote == '"' && body.contains(['$', '@', '#', '\\'])
-        {
-            return None;
-        }
-        items.push(body.clone());
-        rest = rest[2 + body.len()..].trim_start();
-        match rest.chars().next() {
-            Some(',') => rest = rest[1..].trim_start(),
-            _ => return (items.len() > 1).then_some(items),
-        }
-        if items.len() > 256 {
-            return None;
-        }
-    }
-}
-
-/// The first string literal right after a call name: `("…")`, ` '…'`,
-/// `q{…}`, `{…}` (Perl `qx{}`). `None` when the argument is not a plain
-/// literal (an interpolated variable, a list, a function call).
-fn first_string(after: &str) -> Option<String> {
-    let t = after.trim_start().trim_start_matches('(').trim_start();
-    let mut chars = t.chars();
-    let open = chars.next()?;
-    let close = match open {
-        '"' | '\'' => open,
-        '{' => '}',
-        '/' | '|' | '!' => open,
-        _ => return None,
+    // Ruby's environment hash before the command (`system({"A" => "1"},
+    // "ls")`), Perl's indirect program (`system { "rm" } "ls", "-rf"`).
+    let block = match args.first() {
+        Some(Arg::Other(source)) if source.starts_with('{') => Some(source.clone()),
+        _ => None,
     };
-    let body: String = chars.take_while(|c| *c != close).collect();
-    if !t[open.len_utf8() + body.len()..].starts_with(close) {
-        return None;
+    if let Some(source) = block {
+        args.remove(0);
+        if language == "perl" {
+            let inner = source.trim_start_matches('{');
+            match literal::arguments(language, inner).as_slice() {
+                [program @ Arg::Text(_)] if !args.is_empty() => args[0] = program.clone(),
+                _ => return unknown(),
+            }
+        }
     }
-    // Double quotes interpolate in Perl, Ruby (`#{}`) and PHP.
-    if open != '\'' && body.contains(['$', '@', '#']) {
-        return None;
+    match (kind, args.as_slice()) {
+        (_, []) => unknown(),
+        (Kind::Line, [first, ..]) | (Kind::Command, [first]) => match first {
+            Arg::Text(line) => Handoff::Line(line.clone()),
+            Arg::Other(_) => unknown(),
+        },
+        (Kind::Program, [program, rest @ ..]) => {
+            let mut words = vec![program.word()];
+            for arg in rest {
+                match arg {
+                    // `pcntl_exec("/bin/rm", ["-rf", "/"])`.
+                    Arg::Other(source) if source.starts_with('[') => {
+                        words.extend(
+                            literal::arguments(language, &source[1..])
+                                .iter()
+                                .map(Arg::word),
+                        );
+                    }
+                    other => words.push(other.word()),
+                }
+            }
+            Handoff::Argv(words)
+        }
+        (_, many) => Handoff::Argv(many.iter().map(Arg::word).collect()),
     }
-    let rest = t[open.len_utf8() + body.len() + 1..].trim_start();
-    // `system("rm", "-rf", $x)`: a list, not one line.
-    if rest.starts_with(',') {
-        return None;
+}
+
+/// The command a pipe-opening call runs, if its mode or path opens a
+/// pipe: Perl's `open(F, "-|", "cmd", …)`, `open(F, "cmd |")`, `open(F,
+/// "| cmd")`; Ruby's `open("| cmd")`, `IO.read("|cmd")`.
+fn pipe_open(language: &str, args: &[Arg]) -> Option<Handoff> {
+    let piped = |text: &str| -> Option<String> {
+        let t = text.trim();
+        if let Some(line) = t.strip_prefix('|') {
+            return Some(line.to_string());
+        }
+        t.strip_suffix('|').map(str::to_string)
+    };
+    match language {
+        "perl" => match args {
+            [_, Arg::Text(mode), rest @ ..] if matches!(mode.trim(), "-|" | "|-") => {
+                Some(shell_handoff(language, Kind::Command, rest, "open"))
+            }
+            [_, Arg::Other(mode), ..] if mode.contains('|') => {
+                Some(Handoff::Unknown(one_line(clip_at(mode, 80))))
+            }
+            [_, Arg::Text(joined)] => piped(joined).map(Handoff::Line),
+            _ => None,
+        },
+        _ => match args.first() {
+            Some(Arg::Text(path)) => path
+                .trim_start()
+                .strip_prefix('|')
+                .map(|line| Handoff::Line(line.to_string())),
+            _ => None,
+        },
     }
-    Some(body)
+}
+
+/// Whether an argument is a Perl options hash (`remove_tree($d, {…})`).
+fn is_options_hash(arg: &Arg) -> bool {
+    matches!(arg, Arg::Other(source) if source.starts_with('{'))
+}
+
+/// Where `name` is called as `call` allows: bare, or on one of its
+/// receivers (`Kernel.system`, `CORE::system`, `File::Path::rmtree`), or
+/// (Ruby) by symbol through `send(:system, …)`. Returns the name's byte
+/// and where its arguments start; at most 32.
+fn call_positions(code: &str, name: &str, call: &Call) -> Vec<(usize, usize)> {
+    let is_name = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let mut out = Vec::new();
+    for (at, _) in code.match_indices(name) {
+        if out.len() >= 32 {
+            break;
+        }
+        let before = &code[..at];
+        let rest = &code[at + name.len()..];
+        if rest.chars().next().is_some_and(is_name) {
+            continue;
+        }
+        let args_at = at + name.len();
+        match before.chars().next_back() {
+            // `:system` (a Ruby symbol) handed to `send`: its arguments
+            // follow the comma.
+            Some(':')
+                if call.language == "ruby"
+                    && !before.ends_with("::")
+                    && rest.trim_start().starts_with(',') =>
+            {
+                let comma = rest.find(',').unwrap_or(0);
+                out.push((at, args_at + comma + 1));
+                continue;
+            }
+            Some('.' | ':') => {
+                let qualifier = before.trim_end_matches(['.', ':']).trim_end();
+                let receiver: String = qualifier
+                    .chars()
+                    .rev()
+                    .take_while(|c| is_name(*c))
+                    .collect::<Vec<_>>()
+                    .into_iter()
+                    .rev()
+                    .collect();
+                let known =
+                    call.receivers.contains(&"*") || call.receivers.contains(&receiver.as_str());
+                if !known || before.ends_with("->") {
+                    continue;
+                }
+            }
+            Some(c) if is_name(c) || matches!(c, '$' | '@' | '%' | '>') => continue,
+            _ if !call.bare => continue,
+            _ => {}
+        }
+        if looks_called(rest, call.language) {
+            out.push((at, args_at));
+        }
+    }
+    out
+}
+
+/// Whether the text after a name makes it a call: `(`, a string, a
+/// variable, a block, or (spaced) another word; not `=`, `/` or `.`.
+fn looks_called(rest: &str, language: &str) -> bool {
+    let next = rest.trim_start_matches([' ', '\t']).chars().next();
+    let spaced = rest.starts_with([' ', '\t']);
+    match next {
+        Some('(' | '"' | '\'' | '$' | '@' | '{' | '`') => true,
+        Some('%' | '[') => spaced || language == "lua",
+        Some(':') => spaced && language == "ruby",
+        Some(c) if c.is_ascii_alphanumeric() || c == '_' => spaced,
+        _ => false,
+    }
 }
 
 #[cfg(test)]
@@ -505,7 +861,7 @@ mod tests {
         let f = scan("php", "shell_exec('ls')");
         assert!(matches!(&f[0].handoff, Some(Handoff::Line(l)) if l == "ls"));
         let f = scan("perl", "system(\"rm\", \"-rf\", $d)");
-        assert!(matches!(&f[0].handoff, Some(Handoff::Unknown(_))));
+        assert!(matches!(&f[0].handoff, Some(Handoff::Argv(a)) if a.len() == 3 && a[2].dynamic));
         let f = scan("perl", "system(\"rm\", \"-rf\", \"/\")");
         assert!(matches!(&f[0].handoff, Some(Handoff::Argv(a)) if a.len() == 3));
         let f = scan("perl", "qx(rm -rf /)");
