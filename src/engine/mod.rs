@@ -24,7 +24,9 @@ mod code;
 mod law;
 use crate::law::{Laws, Reach};
 use code::ScriptKind;
-pub use law::{EditKind, evaluate_edit, evaluate_search};
+pub use law::{
+    EditContent, EditKind, Replacement, evaluate_edit, evaluate_edit_with, evaluate_search,
+};
 
 /// The rule families besides the floor and the lexicon, for `portcullis rules`.
 pub const RULE_FAMILIES: &[(&str, &str)] = &[
