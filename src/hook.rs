@@ -41,6 +41,8 @@ pub enum HookError {
     TooLarge(usize),
     /// stdin is not JSON.
     NotJson(String),
+    /// The JSON has an object with the same key twice (at any depth).
+    DuplicateKey(String),
     /// The JSON is not an object with the expected fields.
     Shape(String),
 }
@@ -59,6 +61,9 @@ impl fmt::Display for HookError {
                 crate::limits::MAX_STDIN_BYTES
             ),
             HookError::NotJson(e) => write!(f, "input is not JSON: {e}"),
+            HookError::DuplicateKey(e) => {
+                write!(f, "input is ambiguous, refused: {e} (send each key once)")
+            }
             HookError::Shape(e) => write!(f, "unexpected request: {e}"),
         }
     }
@@ -121,7 +126,13 @@ pub fn parse_request(input: &[u8], home: Option<PathBuf>) -> Result<Request, Hoo
     if text.trim().is_empty() {
         return Err(HookError::Empty);
     }
-    let value: Value = serde_json::from_str(text).map_err(|e| HookError::NotJson(e.to_string()))?;
+    let value: Value = crate::strict_json::from_str(text).map_err(|e| {
+        if crate::strict_json::is_duplicate(&e) {
+            HookError::DuplicateKey(e.to_string())
+        } else {
+            HookError::NotJson(e.to_string())
+        }
+    })?;
     let object = value
         .as_object()
         .ok_or_else(|| HookError::Shape("the request is not a JSON object".into()))?;
