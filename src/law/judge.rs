@@ -453,6 +453,29 @@ fn judge_law_files(law: Option<&Law>, rel: &Pattern, spot: &Spot, hits: &mut Vec
             );
         }
     }
+    // A folder that would hold the law, not there yet (`mv evil .gitagent`,
+    // `ln -s /tmp/x .gitagent`, `tar -x -C .gitagent/history`): what lands
+    // beneath it is unknown, and could be the law.
+    if let Some(law) = law
+        && rel.is_literal()
+    {
+        let text = rel.literal_prefix().to_ascii_lowercase();
+        let holds = !text.is_empty()
+            && policy::LAW_PATHS
+                .iter()
+                .any(|(path, _)| path.starts_with(&format!("{text}/")));
+        if holds && !law.repo.root.join(rel.literal_prefix()).is_dir() {
+            add(
+                hits,
+                spot,
+                Verdict::Blocked,
+                "gantry.policy_file",
+                "a folder that would hold gantry's law, made here with content the law cannot see",
+                "gantry: only the person changes the law",
+                "gantry's folders are the person's to create (gantry init); write inside them only where the law allows.",
+            );
+        }
+    }
     let pin = rel.is_literal() && {
         let text = rel.literal_prefix();
         text == policy::ACTIVE_MISSION || text.ends_with(&format!("/{}", policy::ACTIVE_MISSION))
