@@ -318,7 +318,7 @@ fn cage_file_at_and_past_every_limit() {
         let ordinary = judge(&root, "echo x > src/ok.txt");
         if size == Size::Under {
             assert_eq!(ordinary.verdict(), Verdict::Signed, "{:?}", ordinary.top);
-            let probe = judge(&root, "echo x > f4000");
+            let probe = judge(&root, &format!("echo x > f{}", MAX_KEYS - 2));
             assert_eq!(probe.top.rule, "cage.cage_protect", "{:?}", probe.top);
             continue;
         }

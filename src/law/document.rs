@@ -19,15 +19,16 @@ use std::fmt;
 pub const MAX_DEPTH: usize = 32;
 
 /// Mapping keys in one document, at most. A real policy has far fewer:
-/// gantry's own manifest has 4 skills of 5 keys, the biggest manifest of
-/// the seeds' ecosystem a few dozen skills; 4,096 keys is a manifest of
-/// about 600 skills. Each key costs the law a comparison per write target,
-/// so the count bounds judging as well as reading.
-pub const MAX_KEYS: usize = 4096;
+/// gantry's own manifest has 4 skills of about 5 keys; a monorepo's of 100
+/// skills would have about 500. Each key costs the reader about 6,000
+/// instructions (saphyr's events, the tree, the schema), so 1,024 keys and
+/// 1,024 items keep one file's read near 3 ms at worst (`cargo bench
+/// --bench hook_latency`, `policy/`), and the count bounds judging too.
+pub const MAX_KEYS: usize = 1024;
 
 /// List items in one document, at most (forbidden zones, roots, `protect:`
 /// entries, perimeter globs): the same bound as keys, for the same reason.
-pub const MAX_ITEMS: usize = 4096;
+pub const MAX_ITEMS: usize = 1024;
 
 /// Why a document could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -188,7 +189,7 @@ pub fn yaml(text: &str) -> Result<Node, DocError> {
             }
             Event::MappingStart(anchor, tag) => {
                 no_anchor_or_tag(anchor, tag.is_some(), line)?;
-                builder.open(Open::Map(Vec::new(), None, HashSet::new()), line)?;
+                builder.open(Open::Map(Vec::new(), None, None), line)?;
             }
             Event::SequenceEnd | Event::MappingEnd => builder.close(line)?,
         }
@@ -212,9 +213,32 @@ fn no_anchor_or_tag(anchor: usize, tagged: bool, line: usize) -> Result<(), DocE
 
 enum Open {
     List(Vec<Node>),
-    /// Entries so far, a key waiting for its value, and the keys seen (a
-    /// set: a duplicate is found in constant time, not by a scan).
-    Map(Vec<(String, Node)>, Option<String>, HashSet<String>),
+    /// Entries so far, a key waiting for its value, and the keys seen once
+    /// the mapping is past [`SMALL_MAP`] keys (a set: a duplicate is found
+    /// in constant time, not by a scan of every key).
+    Map(Vec<(String, Node)>, Option<String>, Option<HashSet<String>>),
+}
+
+/// A mapping with at most this many keys is searched for a duplicate by a
+/// scan (as cheap as hashing at this size, and no set is built); a larger
+/// one keeps a set.
+const SMALL_MAP: usize = 8;
+
+/// Whether `key` is new in a mapping (`entries` so far, `seen` its set once
+/// past [`SMALL_MAP`] keys); constant time per key.
+fn unseen(entries: &[(String, Node)], seen: &mut Option<HashSet<String>>, key: &str) -> bool {
+    if let Some(set) = seen {
+        return set.insert(key.to_string());
+    }
+    if entries.iter().any(|(k, _)| k == key) {
+        return false;
+    }
+    if entries.len() >= SMALL_MAP {
+        let mut set: HashSet<String> = entries.iter().map(|(k, _)| k.clone()).collect();
+        set.insert(key.to_string());
+        *seen = Some(set);
+    }
+    true
 }
 
 #[derive(Default)]
@@ -279,7 +303,7 @@ impl Builder {
                         }
                     };
                     self.counts.key().map_err(over)?;
-                    if !seen.insert(key.clone()) {
+                    if !unseen(entries, seen, &key) {
                         return Err(DocError::Invalid(format!(
                             "line {line}: duplicate key `{key}`"
                         )));
@@ -380,10 +404,10 @@ impl<'de> serde::de::Visitor<'de> for Seed<'_> {
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<JsonNode, A::Error> {
         let inner = self.deeper::<A::Error>()?;
         let mut entries: Vec<(String, Node)> = Vec::new();
-        let mut seen: HashSet<String> = HashSet::new();
+        let mut seen: Option<HashSet<String>> = None;
         while let Some(key) = map.next_key::<String>()? {
             self.counts.key().map_err(serde::de::Error::custom)?;
-            if !seen.insert(key.clone()) {
+            if !unseen(&entries, &mut seen, &key) {
                 return Err(serde::de::Error::custom(format!("duplicate key `{key}`")));
             }
             let value = map.next_value_seed(inner)?;

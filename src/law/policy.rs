@@ -15,12 +15,12 @@ use std::path::Path;
 
 /// Policy files larger than this are past the limit, read in the strictest
 /// way without being parsed (the cage reads its own configuration whole,
-/// and so does portcullis). The largest real policy is a gantry manifest of
-/// a few dozen skills, under 16 KiB (gantry's own is about 2 KiB); a
-/// mission file, `.cage.yaml` and the trust file are smaller still. 256 KiB
-/// leaves a margin of 16 times and keeps the worst read under a millisecond
-/// (`cargo bench --bench hook_latency`, `policy/`).
-pub const MAX_POLICY_BYTES: u64 = 256 * 1024;
+/// and so does portcullis). The largest real policy is a gantry manifest:
+/// gantry's own is about 2 KiB, one of 100 skills about 16 KiB; a mission
+/// file, `.cage.yaml` and the trust file are smaller still. 64 KiB leaves a
+/// margin of 4 over that and 30 over gantry's own; with `document::MAX_KEYS`
+/// and `MAX_ITEMS` it keeps the worst read of one file near 3 ms.
+pub const MAX_POLICY_BYTES: u64 = 64 * 1024;
 
 /// Where `.cage.yaml` lives, relative to the root.
 pub const CAGE_FILE: &str = ".cage.yaml";
