@@ -264,6 +264,8 @@ fn every_law_rule_has_a_case() {
         "cage.out_of_scope",
         "gantry.forbidden_zone",
         "gantry.outside_roots",
+        "gantry.policy_file",
+        "gantry.mission_contract",
         "trust.executable",
         "trust.model_influencing",
         "trust.restricted",

@@ -435,6 +435,30 @@ pub const MISSION_CONTRACT_RULE: &str = "gantry.mission_contract";
 /// when the new content is known. Added last, so a zone that already
 /// names the path keeps its own rule id.
 fn judge_law_files(law: Option<&Law>, rel: &Pattern, spot: &Spot, hits: &mut Vec<Hit>) {
+    // A known path far from `.gitagent` (the common case) is decided by a
+    // look at its text, not by matching patterns: a deep path judged
+    // many times in one request stays cheap.
+    let active = law
+        .and_then(|l| l.policy.gantry.as_ref())
+        .and_then(|g| g.mission.as_ref());
+    if rel.is_literal() {
+        let text = rel.literal_prefix().to_ascii_lowercase();
+        let near = match law {
+            Some(_) => text.is_empty() || text.starts_with(".gitagent"),
+            None => text.contains("/.gitagent"),
+        };
+        if !near {
+            if let Some(m) = active {
+                let file = m.file.to_ascii_lowercase();
+                let reaches = text == file
+                    || spot.reach == Reach::Tree && file.starts_with(&format!("{text}/"));
+                if reaches {
+                    mission_file_hit(spot, hits);
+                }
+            }
+            return;
+        }
+    }
     let anchored = |path: &str| match law {
         Some(_) => Pattern::glob(&policy::escape_glob(path)),
         None => Pattern::glob(&format!("**/{}", policy::escape_glob(path))),
@@ -485,13 +509,17 @@ fn judge_law_files(law: Option<&Law>, rel: &Pattern, spot: &Spot, hits: &mut Vec
         None => Pattern::glob(&format!("**/{}/*", policy::MISSIONS_DIR)),
     };
     let mut mission = !pin && covers(&missions, rel, spot.reach, anywhere);
-    let active = law
-        .and_then(|l| l.policy.gantry.as_ref())
-        .and_then(|g| g.mission.as_ref());
     if let Some(m) = active {
         mission |= covers(&Pattern::literal(&m.file), rel, spot.reach, false);
     }
     if mission {
+        mission_file_hit(spot, hits);
+    }
+}
+
+/// The SIGNED finding of a write to a mission file.
+fn mission_file_hit(spot: &Spot, hits: &mut Vec<Hit>) {
+    {
         add(
             hits,
             spot,
