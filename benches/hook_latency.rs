@@ -330,6 +330,104 @@ fn policy_repositories(target: &Path) -> (PathBuf, PathBuf) {
     (bare, heavy)
 }
 
+/// Pads `text` to exactly `size` bytes: a YAML comment, or JSON spaces.
+fn padded(mut text: String, size: usize, yaml: bool) -> String {
+    assert!(text.len() + 2 < size, "{} bytes before padding", text.len());
+    if yaml {
+        text.push('#');
+        let fill = size - text.len() - 1;
+        text.push_str(&"x".repeat(fill));
+        text.push('\n');
+    } else {
+        let fill = size - text.len();
+        text.push_str(&" ".repeat(fill));
+    }
+    text
+}
+
+/// A repository whose every policy file is just under every limit of
+/// `law::policy` and `law::document` (256 KiB, 4,096 keys, 4,096 list
+/// items), each as costly to judge by as its schema allows (thousands of
+/// protect globs and forbidden zones; MANIFEST.yaml and MANIFEST.json both,
+/// the same document, so both are read and compared); and one whose
+/// `.cage.yaml` is one byte over (read no further).
+fn limit_repositories(target: &Path) -> (PathBuf, PathBuf) {
+    use portcullis::law::document::{MAX_ITEMS, MAX_KEYS};
+    use portcullis::law::policy::MAX_POLICY_BYTES;
+    let size = MAX_POLICY_BYTES as usize;
+    let under = target.join("bench-repo-limits");
+    let over = target.join("bench-repo-over-limit");
+    let commit = "0123456789abcdef0123456789abcdef01234567";
+    // `protect` and a `glob:` key per entry.
+    let mut cage = "protect:\n".to_string();
+    for i in 0..MAX_KEYS - 1 {
+        cage.push_str(&format!("  - glob: \"lib/g{i}/**\"\n"));
+    }
+    // `skills`, then a name and `forbidden_zones` per skill (JSON is YAML).
+    let skills: Vec<String> = (0..(MAX_KEYS - 1) / 2)
+        .map(|i| format!("\"s{i}\": {{\"forbidden_zones\": [\"lib/z{i}/\"]}}"))
+        .collect();
+    let manifest = format!("{{\"skills\": {{{}}}}}", skills.join(", "));
+    let zones = |n: usize| -> String { (0..n).map(|i| format!("    - lib/m{i}/\n")).collect() };
+    let mission = format!(
+        "msn_id: MSN-0001\nskill_key: s0\ncontract:\n  forbidden_zones:\n{}",
+        zones(MAX_ITEMS)
+    );
+    let bundle = format!(
+        "manifest_constraints:\n  forbidden_zones_add:\n{}",
+        zones(MAX_ITEMS)
+    );
+    let pointer =
+        format!("{{\"bundle_path\": \"ORG-POLICY.yaml\", \"pinned_commit\": \"{commit}\"}}");
+    let trust = "{\"schemaVersion\": \"workspace-trust-policy/v1\", \"maximumTrust\": \"trusted\"}"
+        .to_string();
+    let files: Vec<(String, String)> = vec![
+        (".cage.yaml".into(), padded(cage, size, true)),
+        (
+            ".gitagent/foreman/MANIFEST.yaml".into(),
+            padded(manifest.clone(), size, false),
+        ),
+        (
+            ".gitagent/foreman/MANIFEST.json".into(),
+            padded(manifest, size, false),
+        ),
+        (
+            ".gitagent/missions/.active-mission".into(),
+            "MSN-0001.s0.yaml\n".into(),
+        ),
+        (
+            ".gitagent/missions/MSN-0001.s0.yaml".into(),
+            padded(mission, size, true),
+        ),
+        (
+            ".gitagent/foreman/POLICY.pointer.json".into(),
+            padded(pointer, size, false),
+        ),
+        (
+            format!(".gitagent/history/policy/{commit}/ORG-POLICY.yaml"),
+            padded(bundle, size, true),
+        ),
+        (
+            ".veritas-kanban/workspace-trust.json".into(),
+            padded(trust, size, false),
+        ),
+    ];
+    let over_files = vec![(
+        ".cage.yaml".to_string(),
+        padded("protect: []\n".into(), size + 1, true),
+    )];
+    for (repo, files) in [(&under, files), (&over, over_files)] {
+        std::fs::create_dir_all(repo.join(".git")).expect("bench repository");
+        std::fs::create_dir_all(repo.join("src/billing/invoices")).expect("bench repository");
+        for (path, text) in files {
+            let path = repo.join(path);
+            std::fs::create_dir_all(path.parent().unwrap_or(repo)).expect("bench repository");
+            std::fs::write(&path, text).expect("bench repository file");
+        }
+    }
+    (under, over)
+}
+
 /// 50 lines an agent might pipe to python: walk the tree, read files,
 /// count, print (no write, no subprocess).
 const AGENT_PYTHON: &str = r#"import json
@@ -480,9 +578,18 @@ fn cases(target: &Path) -> (Vec<Case>, PathBuf, PathBuf) {
         cwd: tmp.clone(),
     })
     .collect();
+    let (limits_repo, over_repo) = limit_repositories(target);
     for (name, repo) in [
         ("a write, repository without policy files", &bare_repo),
         ("the same write, policy-heavy repository", &policy_repo),
+        (
+            "the same write, every policy file just under its limits (policy/)",
+            &limits_repo,
+        ),
+        (
+            "the same write, `.cage.yaml` one byte over its limit (policy/)",
+            &over_repo,
+        ),
     ] {
         cases.push(Case {
             name: name.to_string(),

@@ -41,6 +41,8 @@ pub enum HookError {
     TooLarge(usize),
     /// stdin is not JSON.
     NotJson(String),
+    /// The JSON has an object with the same key twice (at any depth).
+    DuplicateKey(String),
     /// The JSON is not an object with the expected fields.
     Shape(String),
 }
@@ -59,6 +61,9 @@ impl fmt::Display for HookError {
                 crate::limits::MAX_STDIN_BYTES
             ),
             HookError::NotJson(e) => write!(f, "input is not JSON: {e}"),
+            HookError::DuplicateKey(e) => {
+                write!(f, "input is ambiguous, refused: {e} (send each key once)")
+            }
             HookError::Shape(e) => write!(f, "unexpected request: {e}"),
         }
     }
@@ -81,6 +86,9 @@ pub enum ToolCall {
         kind: crate::engine::EditKind,
         /// The path the tool names.
         path: String,
+        /// What the request says it leaves in the file, when it says
+        /// (`content`, `old_string`/`new_string`, `edits`).
+        content: Option<crate::engine::EditContent>,
     },
     /// A search over files' content (Claude Code's `Grep`, OpenCode's
     /// `grep`): what it prints enters the model's context.
@@ -118,7 +126,13 @@ pub fn parse_request(input: &[u8], home: Option<PathBuf>) -> Result<Request, Hoo
     if text.trim().is_empty() {
         return Err(HookError::Empty);
     }
-    let value: Value = serde_json::from_str(text).map_err(|e| HookError::NotJson(e.to_string()))?;
+    let value: Value = crate::strict_json::from_str(text).map_err(|e| {
+        if crate::strict_json::is_duplicate(&e) {
+            HookError::DuplicateKey(e.to_string())
+        } else {
+            HookError::NotJson(e.to_string())
+        }
+    })?;
     let object = value
         .as_object()
         .ok_or_else(|| HookError::Shape("the request is not a JSON object".into()))?;
@@ -150,6 +164,7 @@ pub fn parse_request(input: &[u8], home: Option<PathBuf>) -> Result<Request, Hoo
                 tool: tool.to_string(),
                 kind,
                 path: path.to_string(),
+                content: edit_content(input),
             },
             location,
         });
@@ -190,6 +205,40 @@ pub fn parse_request(input: &[u8], home: Option<PathBuf>) -> Result<Request, Hoo
             command: command.to_string(),
         },
         location,
+    })
+}
+
+/// What an edit tool's input says it leaves in the file: Claude Code's
+/// `content` (Write), `old_string`/`new_string`/`replace_all` (Edit) and
+/// `edits` (MultiEdit), or OpenCode's `content`, `oldString`/`newString`/
+/// `replaceAll` and `edits`. `None` when it says nothing readable.
+fn edit_content(input: &Value) -> Option<crate::engine::EditContent> {
+    use crate::engine::EditContent;
+    if let Some(text) = input.get("content").and_then(Value::as_str) {
+        return Some(EditContent::Whole(text.to_string()));
+    }
+    if let Some(edits) = input.get("edits") {
+        let edits = edits.as_array()?;
+        return edits
+            .iter()
+            .map(replacement)
+            .collect::<Option<Vec<_>>>()
+            .map(EditContent::Replace);
+    }
+    replacement(input).map(|r| EditContent::Replace(vec![r]))
+}
+
+/// One replacement of an Edit (either host's spelling).
+fn replacement(input: &Value) -> Option<crate::engine::Replacement> {
+    let text = |a: &str, b: &str| input.get(a).or_else(|| input.get(b))?.as_str();
+    let all = match input.get("replace_all").or_else(|| input.get("replaceAll")) {
+        None | Some(Value::Null) => false,
+        Some(flag) => flag.as_bool()?,
+    };
+    Some(crate::engine::Replacement {
+        old: text("old_string", "oldString")?.to_string(),
+        new: text("new_string", "newString")?.to_string(),
+        all,
     })
 }
 
@@ -270,8 +319,19 @@ pub fn respond(
             crate::engine::evaluate_in(command, &request.location, &mut laws),
             false,
         ),
-        ToolCall::File { kind, path, .. } => (
-            crate::engine::evaluate_edit(*kind, path, &request.location, &mut laws),
+        ToolCall::File {
+            kind,
+            path,
+            content,
+            ..
+        } => (
+            crate::engine::evaluate_edit_with(
+                *kind,
+                path,
+                content.as_ref(),
+                &request.location,
+                &mut laws,
+            ),
             true,
         ),
         ToolCall::Search { path, glob, .. } => (

@@ -51,6 +51,7 @@ pub mod rules;
 pub mod secrets;
 pub mod settings;
 pub mod shell;
+pub mod strict_json;
 pub mod verdict;
 
 pub use engine::{evaluate, explain};

@@ -7,10 +7,12 @@
 //! fixture name, optionally with a sub-folder (`gantry/src/billing`), the
 //! request's working folder; REQUEST is a shell command, or `@Write PATH`
 //! (also `@Edit`, `@MultiEdit`, `@NotebookEdit`, `@Read`) for an edit
-//! tool's request on PATH (relative to the fixture's root, or absolute).
+//! tool's request on PATH (relative to the fixture's root, or absolute);
+//! `@Write PATH\tCONTENT` gives the new content, `@Edit PATH\tOLD\tNEW`
+//! one replacement (without them the content is unknown).
 //! In REQUEST, `$FIXTURES` is the temporary folder holding every fixture.
 
-use portcullis::engine::{EditKind, evaluate_edit};
+use portcullis::engine::{EditContent, EditKind, Replacement, evaluate_edit_with};
 use portcullis::law::Laws;
 use portcullis::{Decision, Location, Verdict, evaluate};
 use std::io::Write;
@@ -197,11 +199,28 @@ fn judge(case: &Case) -> Decision {
         home: Some(fixtures().join("home")),
     };
     for (prefix, kind) in TOOLS {
-        if let Some(path) = case.request.strip_prefix(prefix) {
+        if let Some(rest) = case.request.strip_prefix(prefix) {
+            let mut parts = rest.split('\t');
+            let path = parts.next().unwrap_or("");
+            let content = match (parts.next(), parts.next()) {
+                (Some(text), None) => Some(EditContent::Whole(text.to_string())),
+                (Some(old), Some(new)) => Some(EditContent::Replace(vec![Replacement {
+                    old: old.to_string(),
+                    new: new.to_string(),
+                    all: false,
+                }])),
+                _ => None,
+            };
             let fixture_root = fixtures().join(case.at.split('/').next().unwrap_or(""));
             let absolute = fixture_root.join(path);
             let mut laws = Laws::new(Some(&cwd));
-            return evaluate_edit(*kind, &absolute.to_string_lossy(), &location, &mut laws);
+            return evaluate_edit_with(
+                *kind,
+                &absolute.to_string_lossy(),
+                content.as_ref(),
+                &location,
+                &mut laws,
+            );
         }
     }
     evaluate(&case.request, &location)
@@ -258,6 +277,8 @@ fn every_law_rule_has_a_case() {
         "cage.out_of_scope",
         "gantry.forbidden_zone",
         "gantry.outside_roots",
+        "gantry.policy_file",
+        "gantry.mission_contract",
         "trust.executable",
         "trust.model_influencing",
         "trust.restricted",

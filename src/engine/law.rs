@@ -1025,10 +1025,121 @@ pub enum EditKind {
     Read,
 }
 
-/// Judges an edit tool's request on one file. A path the law allows is
-/// FREE with rule `edit.allowed` (the hook prints nothing for it: the host
-/// decides as usual).
+/// What an edit tool's request says it leaves in the file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EditContent {
+    /// The whole new text (`Write`'s `content`).
+    Whole(String),
+    /// Replacements applied in order to the text on disk (`Edit`,
+    /// `MultiEdit`).
+    Replace(Vec<Replacement>),
+}
+
+/// One `old_string` → `new_string` of an `Edit`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Replacement {
+    /// The text replaced.
+    pub old: String,
+    /// What replaces it.
+    pub new: String,
+    /// Every occurrence (`replace_all`), else the first.
+    pub all: bool,
+}
+
+impl EditContent {
+    /// The text the edit would leave in `path`: `None` when it cannot be
+    /// known (the file on disk unreadable, a text to replace not found, an
+    /// empty one) or would be past the policy size limit (never built:
+    /// the cost stays bounded by the request and the limit).
+    fn result(&self, path: &Path) -> Option<Result<String, ()>> {
+        let limit = crate::law::policy::MAX_POLICY_BYTES as usize;
+        let edits = match self {
+            EditContent::Whole(text) => return Some(Ok(text.clone())),
+            EditContent::Replace(edits) => edits,
+        };
+        let mut text = crate::law::resolve::read_limited(path, limit as u64)
+            .ok()
+            .flatten()?;
+        for edit in edits {
+            if edit.old.is_empty() {
+                return None;
+            }
+            let count = if edit.all {
+                text.matches(edit.old.as_str()).count()
+            } else {
+                usize::from(text.contains(edit.old.as_str()))
+            };
+            if count == 0 {
+                return None;
+            }
+            let grown = text.len() - count * edit.old.len() + count * edit.new.len();
+            if grown > limit {
+                return Some(Err(()));
+            }
+            text = if edit.all {
+                text.replace(edit.old.as_str(), &edit.new)
+            } else {
+                text.replacen(edit.old.as_str(), &edit.new, 1)
+            };
+        }
+        Some(Ok(text))
+    }
+}
+
+/// Judges an edit tool's request on one file, its new content unknown
+/// (see [`evaluate_edit_with`]).
 pub fn evaluate_edit(kind: EditKind, path: &str, location: &Location, laws: &mut Laws) -> Decision {
+    evaluate_edit_with(kind, path, None, location, laws)
+}
+
+/// A mission file's finding with the edit's content known: none when the
+/// mission's law (contract, skill, id) is left as it is, BLOCKED when it
+/// changes or could not be read afterwards; unchanged (SIGNED) when the
+/// new content cannot be known.
+fn mission_hit(
+    mut hit: law::Hit,
+    absolute: &Path,
+    content: Option<&EditContent>,
+) -> Option<law::Hit> {
+    use crate::law::policy::mission_law;
+    let Some(after) = content.and_then(|c| c.result(absolute)) else {
+        return Some(hit);
+    };
+    let before =
+        match crate::law::resolve::read_limited(absolute, crate::law::policy::MAX_POLICY_BYTES) {
+            Ok(text) => mission_law(text.as_deref()),
+            Err(e) => Err(e),
+        };
+    let after = match after {
+        Ok(text) => mission_law(Some(&text)),
+        Err(()) => Err("would be over the size limit for a policy file".to_string()),
+    };
+    let why = match (&before, &after) {
+        (_, Err(e)) => format!("would leave a mission file the law cannot read (it {e})"),
+        (Ok(b), Ok(a)) if a == b => return None,
+        _ => "changes the mission's contract, skill_key or msn_id".to_string(),
+    };
+    hit.verdict = Verdict::Blocked;
+    hit.reason = format!(
+        "{}: {why}; the contract (edit roots and forbidden zones) is the person's law",
+        absolute.display()
+    );
+    hit.remediation = "Leave the mission's contract, skill_key and msn_id as they are; to work outside them, record a context request (gantry context-request --path P --reason \"…\") and escalate to the Planner.".to_string();
+    Some(hit)
+}
+
+/// Judges an edit tool's request on one file, with what the request says
+/// it leaves there (`content`; `None`: unknown). A path the law allows is
+/// FREE with rule `edit.allowed` (the hook prints nothing for it: the host
+/// decides as usual). A mission file is judged by the contract the edit
+/// would leave behind, compared with the one on disk.
+pub fn evaluate_edit_with(
+    kind: EditKind,
+    path: &str,
+    content: Option<&EditContent>,
+    location: &Location,
+    laws: &mut Laws,
+) -> Decision {
     let shown = path.to_string();
     let absolute = match (Path::new(path).is_absolute(), &location.cwd) {
         (true, _) => Some(PathBuf::from(path)),
@@ -1106,6 +1217,16 @@ pub fn evaluate_edit(kind: EditKind, path: &str, location: &Location, laws: &mut
                     hits.push(hit);
                 }
             }
+            hits = hits
+                .into_iter()
+                .filter_map(|hit| {
+                    if hit.rule == law::MISSION_CONTRACT_RULE {
+                        mission_hit(hit, &absolute, content)
+                    } else {
+                        Some(hit)
+                    }
+                })
+                .collect();
             for hit in hits {
                 push(
                     &mut findings,

@@ -28,7 +28,9 @@ mod patch;
 mod verb;
 use crate::law::{Laws, Reach};
 use code::ScriptKind;
-pub use law::{EditKind, evaluate_edit, evaluate_search};
+pub use law::{
+    EditContent, EditKind, Replacement, evaluate_edit, evaluate_edit_with, evaluate_search,
+};
 
 /// The rule families besides the floor and the lexicon, for `portcullis rules`.
 pub const RULE_FAMILIES: &[(&str, &str)] = &[
@@ -153,6 +155,22 @@ pub const RULE_FAMILIES: &[(&str, &str)] = &[
         "SIGNED: a write to the manifest's perimeter_protected paths",
     ),
     (
+        "gantry.policy_file",
+        "BLOCKED: a write to gantry's law (.gitagent/foreman/, the active-mission pin, the cached organisation policy bundles, or a folder that would hold them), with or without gantry",
+    ),
+    (
+        "gantry.mission_contract",
+        "SIGNED: a write to a mission file whose new content is unknown; BLOCKED: an edit that changes its contract, skill_key or msn_id",
+    ),
+    (
+        "gantry.policy_too_large",
+        "BLOCKED: every write, when a gantry file (manifest, mission, org pointer or bundle) is past 256 KiB, 4,096 keys or 4,096 list items",
+    ),
+    (
+        "cage.policy_too_large",
+        "BLOCKED: every write, when .cage.yaml is past 256 KiB, 4,096 keys or 4,096 list items",
+    ),
+    (
         "trust.executable",
         "BLOCKED: a write to executable configuration (agent settings and hooks, MCP, tasks, devcontainer, .envrc, shell start-up files, ~/.claude.json, authorized_keys, user systemd units and autostart, a submodule's git hooks)",
     ),
@@ -169,6 +187,10 @@ pub const RULE_FAMILIES: &[(&str, &str)] = &[
         "BLOCKED: anything but FREE in a workspace whose trust is restricted",
     ),
     ("trust.denied", "BLOCKED: everything in a denied workspace"),
+    (
+        "trust.policy_too_large",
+        "BLOCKED: everything, when the workspace-trust file is past 256 KiB, 4,096 keys or 4,096 list items (read as denied)",
+    ),
     (
         "edit.allowed",
         "FREE: an edit tool's path the law has no rule against (the hook prints nothing)",

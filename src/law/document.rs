@@ -5,11 +5,94 @@
 //! one document, no anchors or aliases, no tags, no duplicate keys, at most
 //! [`MAX_DEPTH`] levels. YAML is parsed by `saphyr-parser` (events only:
 //! this module builds the tree, so every rule above is enforced here).
+//!
+//! Reading is linear in the text: duplicate keys are found with a set per
+//! mapping, and a document with more than [`MAX_KEYS`] mapping keys or
+//! [`MAX_ITEMS`] list items is refused as soon as the count is passed
+//! ([`DocError::OverLimit`]), so no policy file can make a hook call slow.
 
 use saphyr_parser::{Event, Parser, ScalarStyle};
+use std::collections::HashSet;
+use std::fmt;
 
 /// Nesting deeper than this is an error, not a stack overflow.
 pub const MAX_DEPTH: usize = 32;
+
+/// Mapping keys in one document, at most. A real policy has far fewer:
+/// gantry's own manifest has 4 skills of about 5 keys; a monorepo's of 100
+/// skills would have about 500. Each key costs the reader about 6,000
+/// instructions (saphyr's events, the tree, the schema), so 1,024 keys and
+/// 1,024 items keep one file's read near 3 ms at worst (`cargo bench
+/// --bench hook_latency`, `policy/`), and the count bounds judging too.
+pub const MAX_KEYS: usize = 1024;
+
+/// List items in one document, at most (forbidden zones, roots, `protect:`
+/// entries, perimeter globs): the same bound as keys, for the same reason.
+pub const MAX_ITEMS: usize = 1024;
+
+/// Why a document could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DocError {
+    /// Not a document of the dialect (the message names the line).
+    Invalid(String),
+    /// Past [`MAX_KEYS`] or [`MAX_ITEMS`].
+    OverLimit(String),
+}
+
+impl fmt::Display for DocError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DocError::Invalid(m) | DocError::OverLimit(m) => f.write_str(m),
+        }
+    }
+}
+
+impl From<DocError> for String {
+    fn from(e: DocError) -> String {
+        e.to_string()
+    }
+}
+
+impl From<String> for DocError {
+    fn from(message: String) -> DocError {
+        DocError::Invalid(message)
+    }
+}
+
+/// Keys and items counted so far in one document; an error past a limit.
+#[derive(Default)]
+struct Counts {
+    keys: std::cell::Cell<usize>,
+    items: std::cell::Cell<usize>,
+    /// Set when a limit was passed (JSON reports it through serde).
+    over: std::cell::Cell<bool>,
+}
+
+impl Counts {
+    /// Counts one mapping key; the message when past [`MAX_KEYS`].
+    fn key(&self) -> Result<(), String> {
+        self.keys.set(self.keys.get() + 1);
+        if self.keys.get() > MAX_KEYS {
+            self.over.set(true);
+            return Err(format!(
+                "has more than {MAX_KEYS} keys (the limit for a policy file)"
+            ));
+        }
+        Ok(())
+    }
+
+    /// Counts one list item; the message when past [`MAX_ITEMS`].
+    fn item(&self) -> Result<(), String> {
+        self.items.set(self.items.get() + 1);
+        if self.items.get() > MAX_ITEMS {
+            self.over.set(true);
+            return Err(format!(
+                "has more than {MAX_ITEMS} list items (the limit for a policy file)"
+            ));
+        }
+        Ok(())
+    }
+}
 
 /// A policy document's value.
 #[derive(Clone, Debug, PartialEq)]
@@ -61,17 +144,17 @@ impl Node {
     }
 }
 
-/// Reads YAML strictly.
-pub fn yaml(text: &str) -> Result<Node, String> {
+/// Reads YAML strictly; linear in the text.
+pub fn yaml(text: &str) -> Result<Node, DocError> {
     let mut builder = Builder::default();
     let mut documents = 0;
     for event in Parser::new_from_str(text) {
         let (event, span) = event.map_err(|e| {
-            format!(
+            DocError::Invalid(format!(
                 "line {}: {}",
                 e.marker().line(),
                 e.info().trim_end_matches('.')
-            )
+            ))
         })?;
         let line = span.start.line();
         match event {
@@ -79,11 +162,15 @@ pub fn yaml(text: &str) -> Result<Node, String> {
             Event::DocumentStart(_) => {
                 documents += 1;
                 if documents > 1 {
-                    return Err(format!("line {line}: only one YAML document is allowed"));
+                    return Err(DocError::Invalid(format!(
+                        "line {line}: only one YAML document is allowed"
+                    )));
                 }
             }
             Event::Alias(_) => {
-                return Err(format!("line {line}: aliases (*name) are not allowed"));
+                return Err(DocError::Invalid(format!(
+                    "line {line}: aliases (*name) are not allowed"
+                )));
             }
             Event::Scalar(value, style, anchor, tag) => {
                 no_anchor_or_tag(anchor, tag.is_some(), line)?;
@@ -102,7 +189,7 @@ pub fn yaml(text: &str) -> Result<Node, String> {
             }
             Event::MappingStart(anchor, tag) => {
                 no_anchor_or_tag(anchor, tag.is_some(), line)?;
-                builder.open(Open::Map(Vec::new(), None), line)?;
+                builder.open(Open::Map(Vec::new(), None, None), line)?;
             }
             Event::SequenceEnd | Event::MappingEnd => builder.close(line)?,
         }
@@ -110,72 +197,116 @@ pub fn yaml(text: &str) -> Result<Node, String> {
     Ok(builder.done.unwrap_or(Node::Null))
 }
 
-fn no_anchor_or_tag(anchor: usize, tagged: bool, line: usize) -> Result<(), String> {
+fn no_anchor_or_tag(anchor: usize, tagged: bool, line: usize) -> Result<(), DocError> {
     if anchor != 0 {
-        return Err(format!("line {line}: anchors (&name) are not allowed"));
+        return Err(DocError::Invalid(format!(
+            "line {line}: anchors (&name) are not allowed"
+        )));
     }
     if tagged {
-        return Err(format!("line {line}: tags (!name) are not allowed"));
+        return Err(DocError::Invalid(format!(
+            "line {line}: tags (!name) are not allowed"
+        )));
     }
     Ok(())
 }
 
 enum Open {
     List(Vec<Node>),
-    /// Entries so far, and a key waiting for its value.
-    Map(Vec<(String, Node)>, Option<String>),
+    /// Entries so far, a key waiting for its value, and the keys seen once
+    /// the mapping is past [`SMALL_MAP`] keys (a set: a duplicate is found
+    /// in constant time, not by a scan of every key).
+    Map(Vec<(String, Node)>, Option<String>, Option<HashSet<String>>),
+}
+
+/// A mapping with at most this many keys is searched for a duplicate by a
+/// scan (as cheap as hashing at this size, and no set is built); a larger
+/// one keeps a set.
+const SMALL_MAP: usize = 8;
+
+/// Whether `key` is new in a mapping (`entries` so far, `seen` its set once
+/// past [`SMALL_MAP`] keys); constant time per key.
+fn unseen(entries: &[(String, Node)], seen: &mut Option<HashSet<String>>, key: &str) -> bool {
+    if let Some(set) = seen {
+        return set.insert(key.to_string());
+    }
+    if entries.iter().any(|(k, _)| k == key) {
+        return false;
+    }
+    if entries.len() >= SMALL_MAP {
+        let mut set: HashSet<String> = entries.iter().map(|(k, _)| k.clone()).collect();
+        set.insert(key.to_string());
+        *seen = Some(set);
+    }
+    true
 }
 
 #[derive(Default)]
 struct Builder {
     stack: Vec<Open>,
     done: Option<Node>,
+    counts: Counts,
 }
 
 impl Builder {
-    fn open(&mut self, open: Open, line: usize) -> Result<(), String> {
+    fn open(&mut self, open: Open, line: usize) -> Result<(), DocError> {
         if self.stack.len() >= MAX_DEPTH {
-            return Err(format!(
+            return Err(DocError::Invalid(format!(
                 "line {line}: nested more than {MAX_DEPTH} levels deep"
-            ));
+            )));
         }
-        if let Some(Open::Map(_, None)) = self.stack.last() {
-            return Err(format!("line {line}: a mapping key must be a plain string"));
+        if let Some(Open::Map(_, None, _)) = self.stack.last() {
+            return Err(DocError::Invalid(format!(
+                "line {line}: a mapping key must be a plain string"
+            )));
         }
         self.stack.push(open);
         Ok(())
     }
 
-    fn close(&mut self, line: usize) -> Result<(), String> {
+    fn close(&mut self, line: usize) -> Result<(), DocError> {
         let node = match self.stack.pop() {
             Some(Open::List(items)) => Node::List(items),
-            Some(Open::Map(entries, None)) => Node::Map(entries),
-            Some(Open::Map(_, Some(key))) => {
-                return Err(format!("line {line}: key `{key}` has no value"));
+            Some(Open::Map(entries, None, _)) => Node::Map(entries),
+            Some(Open::Map(_, Some(key), _)) => {
+                return Err(DocError::Invalid(format!(
+                    "line {line}: key `{key}` has no value"
+                )));
             }
-            None => return Err(format!("line {line}: unbalanced document")),
+            None => {
+                return Err(DocError::Invalid(format!(
+                    "line {line}: unbalanced document"
+                )));
+            }
         };
         self.value(node, line)
     }
 
-    fn value(&mut self, node: Node, line: usize) -> Result<(), String> {
+    fn value(&mut self, node: Node, line: usize) -> Result<(), DocError> {
+        let over = |m: String| DocError::OverLimit(format!("line {line}: {m}"));
         match self.stack.last_mut() {
             None => self.done = Some(node),
-            Some(Open::List(items)) => items.push(node),
-            Some(Open::Map(entries, pending)) => match pending.take() {
+            Some(Open::List(items)) => {
+                self.counts.item().map_err(over)?;
+                items.push(node);
+            }
+            Some(Open::Map(entries, pending, seen)) => match pending.take() {
                 Some(key) => entries.push((key, node)),
                 None => {
                     let key = match node {
                         Node::Text(key, _) => key,
                         Node::Null => String::new(),
                         _ => {
-                            return Err(format!(
+                            return Err(DocError::Invalid(format!(
                                 "line {line}: a mapping key must be a plain string"
-                            ));
+                            )));
                         }
                     };
-                    if entries.iter().any(|(k, _)| *k == key) {
-                        return Err(format!("line {line}: duplicate key `{key}`"));
+                    self.counts.key().map_err(over)?;
+                    if !unseen(entries, seen, &key) {
+                        return Err(DocError::Invalid(format!(
+                            "line {line}: duplicate key `{key}`"
+                        )));
                     }
                     *pending = Some(key);
                 }
@@ -187,12 +318,27 @@ impl Builder {
 
 /// Reads JSON into the same tree (lines are not tracked: 0). Duplicate
 /// keys are an error here too: serde_json would keep the last one, and a
-/// policy file with two values for one key is ambiguous.
-pub fn json(text: &str) -> Result<Node, String> {
+/// policy file with two values for one key is ambiguous. Linear in the
+/// text, with the same limits as YAML.
+pub fn json(text: &str) -> Result<Node, DocError> {
+    use serde::de::DeserializeSeed;
+    let counts = Counts::default();
     let mut de = serde_json::Deserializer::from_str(text);
-    let node = JsonNode::deserialize_at(&mut de, 0)?;
-    de.end().map_err(|e| json_error(&e))?;
-    Ok(node)
+    let classify = |e: serde_json::Error| {
+        if counts.over.get() {
+            DocError::OverLimit(json_error(&e))
+        } else {
+            DocError::Invalid(json_error(&e))
+        }
+    };
+    let node = Seed {
+        depth: 0,
+        counts: &counts,
+    }
+    .deserialize(&mut de)
+    .map_err(classify)?;
+    de.end().map_err(classify)?;
+    Ok(node.0)
 }
 
 fn json_error(e: &serde_json::Error) -> String {
@@ -208,30 +354,21 @@ fn json_error(e: &serde_json::Error) -> String {
 /// A JSON value read by a visitor that refuses duplicate keys and depth.
 struct JsonNode(Node);
 
-impl JsonNode {
-    fn deserialize_at(
-        de: &mut serde_json::Deserializer<serde_json::de::StrRead<'_>>,
-        depth: usize,
-    ) -> Result<Node, String> {
-        use serde::de::DeserializeSeed;
-        Seed(depth)
-            .deserialize(de)
-            .map(|n| n.0)
-            .map_err(|e| json_error(&e))
-    }
+/// Where the visitor is: its depth, and the document's counts.
+#[derive(Clone, Copy)]
+struct Seed<'c> {
+    depth: usize,
+    counts: &'c Counts,
 }
 
-#[derive(Clone, Copy)]
-struct Seed(usize);
-
-impl<'de> serde::de::DeserializeSeed<'de> for Seed {
+impl<'de> serde::de::DeserializeSeed<'de> for Seed<'_> {
     type Value = JsonNode;
     fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<JsonNode, D::Error> {
         d.deserialize_any(self)
     }
 }
 
-impl<'de> serde::de::Visitor<'de> for Seed {
+impl<'de> serde::de::Visitor<'de> for Seed<'_> {
     type Value = JsonNode;
 
     fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
@@ -259,6 +396,7 @@ impl<'de> serde::de::Visitor<'de> for Seed {
         let inner = self.deeper::<A::Error>()?;
         let mut items = Vec::new();
         while let Some(item) = seq.next_element_seed(inner)? {
+            self.counts.item().map_err(serde::de::Error::custom)?;
             items.push(item.0);
         }
         Ok(JsonNode(Node::List(items)))
@@ -266,8 +404,10 @@ impl<'de> serde::de::Visitor<'de> for Seed {
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<JsonNode, A::Error> {
         let inner = self.deeper::<A::Error>()?;
         let mut entries: Vec<(String, Node)> = Vec::new();
+        let mut seen: Option<HashSet<String>> = None;
         while let Some(key) = map.next_key::<String>()? {
-            if entries.iter().any(|(k, _)| *k == key) {
+            self.counts.key().map_err(serde::de::Error::custom)?;
+            if !unseen(&entries, &mut seen, &key) {
                 return Err(serde::de::Error::custom(format!("duplicate key `{key}`")));
             }
             let value = map.next_value_seed(inner)?;
@@ -277,14 +417,17 @@ impl<'de> serde::de::Visitor<'de> for Seed {
     }
 }
 
-impl Seed {
-    fn deeper<E: serde::de::Error>(self) -> Result<Seed, E> {
-        if self.0 >= MAX_DEPTH {
+impl Seed<'_> {
+    fn deeper<E: serde::de::Error>(self) -> Result<Self, E> {
+        if self.depth >= MAX_DEPTH {
             return Err(E::custom(format!(
                 "nested more than {MAX_DEPTH} levels deep"
             )));
         }
-        Ok(Seed(self.0 + 1))
+        Ok(Seed {
+            depth: self.depth + 1,
+            counts: self.counts,
+        })
     }
 }
 
@@ -313,11 +456,11 @@ mod tests {
             ("a: 1\n---\nb: 2\n", "one YAML document"),
             ("a: [1, 2\n", "line"),
         ] {
-            let err = yaml(text).unwrap_err();
+            let err = yaml(text).unwrap_err().to_string();
             assert!(err.contains(what), "{text:?}: {err}");
         }
         let deep = "[".repeat(100) + &"]".repeat(100);
-        assert!(yaml(&deep).unwrap_err().contains("levels deep"));
+        assert!(yaml(&deep).unwrap_err().to_string().contains("levels deep"));
     }
 
     #[test]
@@ -328,13 +471,61 @@ mod tests {
             .and_then(|s| s.get("ui"))
             .and_then(|s| s.get("tmvc_roots"));
         assert_eq!(roots.unwrap().strings("x").unwrap(), vec!["src/"]);
-        assert!(json("{").unwrap_err().starts_with("line 1"));
+        assert!(json("{").unwrap_err().to_string().starts_with("line 1"));
         assert!(
             json(r#"{"a": 1, "a": 2}"#)
                 .unwrap_err()
+                .to_string()
                 .contains("duplicate key")
         );
         let deep = "[".repeat(100) + &"]".repeat(100);
-        assert!(json(&deep).unwrap_err().contains("levels deep"));
+        assert!(json(&deep).unwrap_err().to_string().contains("levels deep"));
+    }
+
+    /// Keys and list items are counted over the whole document: at the
+    /// limit it reads, one past it is `OverLimit`, in YAML and JSON alike.
+    #[test]
+    fn keys_and_items_are_bounded() {
+        let keys = |n: usize| (0..n).map(|i| format!("k{i}: 1\n")).collect::<String>();
+        assert!(yaml(&keys(MAX_KEYS)).is_ok());
+        assert!(matches!(
+            yaml(&keys(MAX_KEYS + 1)),
+            Err(DocError::OverLimit(_))
+        ));
+        let items = |n: usize| format!("[{}]", vec!["1"; n].join(","));
+        assert!(yaml(&items(MAX_ITEMS)).is_ok());
+        assert!(matches!(
+            yaml(&items(MAX_ITEMS + 1)),
+            Err(DocError::OverLimit(_))
+        ));
+        assert!(json(&items(MAX_ITEMS)).is_ok());
+        assert!(matches!(
+            json(&items(MAX_ITEMS + 1)),
+            Err(DocError::OverLimit(_))
+        ));
+        let object = |n: usize| {
+            let body: Vec<String> = (0..n).map(|i| format!("\"k{i}\": {{}}")).collect();
+            format!("{{{}}}", body.join(","))
+        };
+        assert!(json(&object(MAX_KEYS)).is_ok());
+        assert!(matches!(
+            json(&object(MAX_KEYS + 1)),
+            Err(DocError::OverLimit(_))
+        ));
+        // Nested keys count too.
+        let nested = format!(
+            "{{\"a\": {}, \"b\": {}}}",
+            object(MAX_KEYS / 2),
+            object(MAX_KEYS / 2)
+        );
+        assert!(matches!(json(&nested), Err(DocError::OverLimit(_))));
+        // A duplicate far into a big mapping is still found.
+        let dup = keys(MAX_KEYS - 1) + "k5: 2\n";
+        assert!(
+            yaml(&dup)
+                .unwrap_err()
+                .to_string()
+                .contains("duplicate key `k5`")
+        );
     }
 }

@@ -354,7 +354,10 @@ pub(super) fn judge_form(law: Option<&Law>, rel: &Pattern, spot: &Spot, hits: &m
             );
         }
     }
-    let Some(law) = law else { return };
+    let Some(law) = law else {
+        judge_law_files(None, rel, spot, hits);
+        return;
+    };
     let policy = &law.policy;
     // A write into a workspace whose trust is narrowed, from wherever the
     // request runs.
@@ -397,7 +400,7 @@ pub(super) fn judge_form(law: Option<&Law>, rel: &Pattern, spot: &Spot, hits: &m
     }
     judge_scope(law, rel, spot, hits);
     for problem in &policy.problems {
-        let Some(rule) = problem_rule(problem.file) else {
+        let Some(rule) = rule_of_problem(problem) else {
             continue;
         };
         if !hits.iter().any(|h| h.rule == rule) {
@@ -415,6 +418,118 @@ pub(super) fn judge_form(law: Option<&Law>, rel: &Pattern, spot: &Spot, hits: &m
             });
         }
     }
+    judge_law_files(Some(law), rel, spot, hits);
+}
+
+/// The rule id of a write to a mission file: SIGNED when its new content
+/// is unknown, BLOCKED when it changes the mission's law (see
+/// `engine::law::evaluate_edit_with`).
+pub const MISSION_CONTRACT_RULE: &str = "gantry.mission_contract";
+
+/// Writes that would change gantry's law, with or without gantry in the
+/// repository (outside every repository, `law` is `None` and the paths are
+/// matched at any depth): the files of [`policy::LAW_PATHS`] are BLOCKED
+/// `gantry.policy_file`; a mission file (any file directly in
+/// `.gitagent/missions/`, and the active mission wherever it is) is SIGNED
+/// `gantry.mission_contract`, since its contract can only be compared
+/// when the new content is known. Added last, so a zone that already
+/// names the path keeps its own rule id.
+fn judge_law_files(law: Option<&Law>, rel: &Pattern, spot: &Spot, hits: &mut Vec<Hit>) {
+    // A known path far from `.gitagent` (the common case) is decided by a
+    // look at its text, not by matching patterns: a deep path judged
+    // many times in one request stays cheap.
+    let active = law
+        .and_then(|l| l.policy.gantry.as_ref())
+        .and_then(|g| g.mission.as_ref());
+    if rel.is_literal() {
+        let text = rel.literal_prefix().to_ascii_lowercase();
+        let near = match law {
+            Some(_) => text.is_empty() || text.starts_with(".gitagent"),
+            None => text.contains("/.gitagent"),
+        };
+        if !near {
+            if let Some(m) = active {
+                let file = m.file.to_ascii_lowercase();
+                let reaches = text == file
+                    || spot.reach == Reach::Tree && file.starts_with(&format!("{text}/"));
+                if reaches {
+                    mission_file_hit(spot, hits);
+                }
+            }
+            return;
+        }
+    }
+    let anchored = |path: &str| match law {
+        Some(_) => Pattern::glob(&policy::escape_glob(path)),
+        None => Pattern::glob(&format!("**/{}", policy::escape_glob(path))),
+    };
+    let anywhere = law.is_none();
+    for (path, what) in policy::LAW_PATHS {
+        if covers(&anchored(path), rel, spot.reach, anywhere) {
+            add(
+                hits,
+                spot,
+                Verdict::Blocked,
+                "gantry.policy_file",
+                what,
+                "gantry: only the person changes the law",
+                "gantry's manifest, its policy bundle and the mission pin are the person's law: do not change them by any route. Say what should change and why, and let the person do it.",
+            );
+        }
+    }
+    // A folder that would hold the law, not there yet (`mv evil .gitagent`,
+    // `ln -s /tmp/x .gitagent`, `tar -x -C .gitagent/history`): what lands
+    // beneath it is unknown, and could be the law.
+    if let Some(law) = law
+        && rel.is_literal()
+    {
+        let text = rel.literal_prefix().to_ascii_lowercase();
+        let holds = !text.is_empty()
+            && policy::LAW_PATHS
+                .iter()
+                .any(|(path, _)| path.starts_with(&format!("{text}/")));
+        if holds && !law.repo.root.join(rel.literal_prefix()).is_dir() {
+            add(
+                hits,
+                spot,
+                Verdict::Blocked,
+                "gantry.policy_file",
+                "a folder that would hold gantry's law, made here with content the law cannot see",
+                "gantry: only the person changes the law",
+                "gantry's folders are the person's to create (gantry init); write inside them only where the law allows.",
+            );
+        }
+    }
+    let pin = rel.is_literal() && {
+        let text = rel.literal_prefix();
+        text == policy::ACTIVE_MISSION || text.ends_with(&format!("/{}", policy::ACTIVE_MISSION))
+    };
+    let missions = match law {
+        Some(_) => Pattern::glob(&format!("{}/*", policy::MISSIONS_DIR)),
+        None => Pattern::glob(&format!("**/{}/*", policy::MISSIONS_DIR)),
+    };
+    let mut mission = !pin && covers(&missions, rel, spot.reach, anywhere);
+    if let Some(m) = active {
+        mission |= covers(&Pattern::literal(&m.file), rel, spot.reach, false);
+    }
+    if mission {
+        mission_file_hit(spot, hits);
+    }
+}
+
+/// The SIGNED finding of a write to a mission file.
+fn mission_file_hit(spot: &Spot, hits: &mut Vec<Hit>) {
+    {
+        add(
+            hits,
+            spot,
+            Verdict::Signed,
+            MISSION_CONTRACT_RULE,
+            "a mission file, whose `contract` (edit roots and forbidden zones), `skill_key` and `msn_id` are the person's law; what the write leaves there is unknown",
+            "gantry mission",
+            "Use the edit tool on the mission file and leave its contract, skill_key and msn_id as they are (the rest stays yours to write), or record notes in EXECUTOR_LOG.md.",
+        );
+    }
 }
 
 /// The rule that blocks every write when a policy file is invalid (the
@@ -425,6 +540,22 @@ pub fn problem_rule(file: &str) -> Option<&'static str> {
         policy::MANIFEST_YAML | policy::MANIFEST_JSON => Some("cage.manifest_forbidden_zone"),
         policy::ACTIVE_MISSION | policy::POLICY_POINTER => Some("gantry.forbidden_zone"),
         _ => None,
+    }
+}
+
+/// The rule that blocks every write for `problem`: a file past a limit
+/// has a rule of its own in its file's family (`cage.policy_too_large`,
+/// `gantry.policy_too_large`; the trust file's is `trust.policy_too_large`,
+/// which denies every request, see `law::trust_hit`), any other problem
+/// the rule of [`problem_rule`].
+pub fn rule_of_problem(problem: &policy::Problem) -> Option<&'static str> {
+    if problem.kind != policy::ProblemKind::TooLarge {
+        return problem_rule(problem.file);
+    }
+    match problem.file {
+        policy::CAGE_FILE => Some("cage.policy_too_large"),
+        policy::TRUST_FILE => None,
+        _ => Some("gantry.policy_too_large"),
     }
 }
 

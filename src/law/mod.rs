@@ -35,7 +35,10 @@ pub mod show;
 mod spot;
 
 pub use commands::{frozen_command, reach_of};
-pub use judge::{HOME_PREFIX, builtin_revert_rule, home_hits, problem_rule};
+pub use judge::{
+    HOME_PREFIX, MISSION_CONTRACT_RULE, builtin_revert_rule, home_hits, problem_rule,
+    rule_of_problem,
+};
 use judge::{judge_form, unresolved_hit};
 pub use spot::{Reach, Spot};
 
@@ -757,11 +760,11 @@ fn tree_listing(dir: &Path) -> (Vec<PathBuf>, Vec<PathBuf>) {
 /// narrows it: `restricted` blocks everything but FREE, `denied` blocks
 /// everything.
 pub fn trust_hit(law: &Law, verdict: Verdict) -> Option<Hit> {
-    let why = law
-        .policy
-        .problem(policy::TRUST_FILE)
+    let problem = law.policy.problem(policy::TRUST_FILE);
+    let why = problem
         .map(|p| format!(" ({} {}, read as denied)", p.file, p.message))
         .unwrap_or_default();
+    let too_large = problem.is_some_and(|p| p.kind == policy::ProblemKind::TooLarge);
     match law.policy.trust {
         Trust::Trusted => None,
         Trust::Restricted if verdict == Verdict::Free => None,
@@ -776,7 +779,12 @@ pub fn trust_hit(law: &Law, verdict: Verdict) -> Option<Hit> {
         }),
         Trust::Denied => Some(Hit {
             verdict: Verdict::Blocked,
-            rule: "trust.denied".to_string(),
+            rule: if too_large {
+                "trust.policy_too_large"
+            } else {
+                "trust.denied"
+            }
+            .to_string(),
             reason: format!(
                 "the workspace's trust is denied{}: nothing may run here until an operator records a decision",
                 if why.is_empty() { format!(" ({})", policy::TRUST_FILE) } else { why }

@@ -8,14 +8,19 @@
 //! strictest way (see `law::Law`). Reads at most six known files; never
 //! walks a folder.
 
-use super::document::{self, Node};
+use super::document::{self, DocError, Node};
 use super::resolve::read_limited;
 use crate::verdict::Verdict;
 use std::path::Path;
 
-/// Policy files larger than this are invalid (the cage reads its own
-/// configuration whole, and so does portcullis).
-pub const MAX_POLICY_BYTES: u64 = 1024 * 1024;
+/// Policy files larger than this are past the limit, read in the strictest
+/// way without being parsed (the cage reads its own configuration whole,
+/// and so does portcullis). The largest real policy is a gantry manifest:
+/// gantry's own is about 2 KiB, one of 100 skills about 16 KiB; a mission
+/// file, `.cage.yaml` and the trust file are smaller still. 64 KiB leaves a
+/// margin of 4 over that and 30 over gantry's own; with `document::MAX_KEYS`
+/// and `MAX_ITEMS` it keeps the worst read of one file near 3 ms.
+pub const MAX_POLICY_BYTES: u64 = 64 * 1024;
 
 /// Where `.cage.yaml` lives, relative to the root.
 pub const CAGE_FILE: &str = ".cage.yaml";
@@ -29,6 +34,31 @@ pub const ACTIVE_MISSION: &str = ".gitagent/missions/.active-mission";
 pub const POLICY_POINTER: &str = ".gitagent/foreman/POLICY.pointer.json";
 /// veritas-kanban's project maximum trust.
 pub const TRUST_FILE: &str = ".veritas-kanban/workspace-trust.json";
+/// Where gantry keeps its missions.
+pub const MISSIONS_DIR: &str = ".gitagent/missions";
+/// Where `gantry policy pull` caches the organisation policy bundles.
+pub const ORG_BUNDLES: &str = ".gitagent/history/policy";
+
+/// gantry's law as files (besides mission files): a write to any of these
+/// (or above them, reaching them) would change the law, and only the
+/// person may (`gantry.policy_file`, BLOCKED), with or without gantry in the
+/// repository. Each with what it is, for the reason.
+pub const LAW_PATHS: &[(&str, &str)] = &[
+    (
+        ".gitagent/foreman",
+        "gantry's foreman folder (the manifest and the organisation policy pin; the seed's own forbidden zone)",
+    ),
+    (
+        ACTIVE_MISSION,
+        "the active-mission pin (re-pinning changes the edit roots and forbidden zones)",
+    ),
+    (ORG_BUNDLES, "gantry's cached organisation policy bundles"),
+];
+
+/// The keys of a mission file that are the person's law: the contract
+/// (edit roots, forbidden zones), the skill it runs under (the skill's
+/// roots and zones), and its id (which run record is not judged).
+pub const MISSION_LAW_KEYS: &[&str] = &["contract", "skill_key", "msn_id", "msnId"];
 
 /// Keys that would remove protection; the cage refuses them by name.
 const SUBTRACTIVE_KEYS: &[&str] = &[
@@ -133,6 +163,67 @@ pub struct Problem {
     pub file: &'static str,
     /// What is wrong, with the line when known.
     pub message: String,
+    /// Whether the file is past a limit or otherwise unreadable.
+    pub kind: ProblemKind,
+}
+
+/// What is wrong with a policy file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ProblemKind {
+    /// Unreadable, invalid, a link, or relaxing a rule.
+    #[default]
+    Invalid,
+    /// Past [`MAX_POLICY_BYTES`], `document::MAX_KEYS` or
+    /// `document::MAX_ITEMS`: not read at all (or no further).
+    TooLarge,
+}
+
+/// Why one policy file could not be taken, before it is pinned on a file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Fault {
+    message: String,
+    kind: ProblemKind,
+}
+
+impl From<String> for Fault {
+    fn from(message: String) -> Fault {
+        Fault {
+            message,
+            kind: ProblemKind::Invalid,
+        }
+    }
+}
+
+impl From<DocError> for Fault {
+    fn from(e: DocError) -> Fault {
+        let kind = match e {
+            DocError::Invalid(_) => ProblemKind::Invalid,
+            DocError::OverLimit(_) => ProblemKind::TooLarge,
+        };
+        Fault {
+            message: e.to_string(),
+            kind,
+        }
+    }
+}
+
+impl Fault {
+    /// The problem of `file`.
+    fn at(self, file: &'static str) -> Problem {
+        Problem {
+            file,
+            message: self.message,
+            kind: self.kind,
+        }
+    }
+
+    /// The same fault, its message led by `prefix` (the file it is in).
+    fn prefixed(self, prefix: &str) -> Fault {
+        Fault {
+            message: format!("{prefix}{}", self.message),
+            kind: self.kind,
+        }
+    }
 }
 
 /// Everything a repository's policy files add to the built-in law.
@@ -153,18 +244,15 @@ impl Policy {
     pub fn load(root: &Path) -> Policy {
         let mut policy = Policy::default();
         match read_policy_file(root, CAGE_FILE).and_then(|text| match text {
-            Some(text) => cage(&text).map(Some),
+            Some(text) => cage_reading(&text).map(Some),
             None => Ok(None),
         }) {
             Ok(Some(cage)) => policy.cage = cage,
             Ok(None) => {}
-            Err(message) => {
+            Err(fault) => {
                 // The strictest reading: dependencies frozen too.
                 policy.cage.frozen = true;
-                policy.problems.push(Problem {
-                    file: CAGE_FILE,
-                    message,
-                });
+                policy.problems.push(fault.at(CAGE_FILE));
             }
         }
         match load_gantry(root) {
@@ -172,16 +260,13 @@ impl Policy {
             Err(problem) => policy.problems.push(problem),
         }
         match read_policy_file(root, TRUST_FILE).and_then(|text| match text {
-            Some(text) => trust(&text),
+            Some(text) => trust_reading(&text),
             None => Ok(Trust::Trusted),
         }) {
             Ok(trust) => policy.trust = trust,
-            Err(message) => {
+            Err(fault) => {
                 policy.trust = Trust::Denied;
-                policy.problems.push(Problem {
-                    file: TRUST_FILE,
-                    message,
-                });
+                policy.problems.push(fault.at(TRUST_FILE));
             }
         }
         policy
@@ -194,18 +279,38 @@ impl Policy {
 }
 
 /// A policy file's text: `Ok(None)` when absent; an error when it is a
-/// symbolic link, too large, unreadable or not UTF-8.
-fn read_policy_file(root: &Path, name: &str) -> Result<Option<String>, String> {
+/// symbolic link, too large (not read: [`ProblemKind::TooLarge`]),
+/// unreadable or not UTF-8.
+fn read_policy_file(root: &Path, name: &str) -> Result<Option<String>, Fault> {
     let path = root.join(name);
     match std::fs::symlink_metadata(&path) {
         Err(_) => return Ok(None),
         Ok(meta) if meta.file_type().is_symlink() => {
-            return Err("is a symbolic link, which could point anywhere".to_string());
+            return Err("is a symbolic link, which could point anywhere"
+                .to_string()
+                .into());
         }
-        Ok(meta) if !meta.is_file() => return Err("is not a regular file".to_string()),
+        Ok(meta) if !meta.is_file() => return Err("is not a regular file".to_string().into()),
+        Ok(meta) if meta.len() > MAX_POLICY_BYTES => {
+            return Err(Fault {
+                message: format!(
+                    "is {} bytes, over the limit of {MAX_POLICY_BYTES} bytes for a policy file",
+                    meta.len()
+                ),
+                kind: ProblemKind::TooLarge,
+            });
+        }
         Ok(_) => {}
     }
-    read_limited(&path, MAX_POLICY_BYTES)
+    read_limited(&path, MAX_POLICY_BYTES).map_err(|message| {
+        // Grown past the limit since it was looked at.
+        let kind = if message.starts_with("is larger") {
+            ProblemKind::TooLarge
+        } else {
+            ProblemKind::Invalid
+        };
+        Fault { message, kind }
+    })
 }
 
 /// A root-relative path as the cage normalises it: trimmed, `\` → `/`,
@@ -245,9 +350,19 @@ pub fn escape_glob(path: &str) -> String {
 
 /// Reads `.cage.yaml`.
 pub fn cage(text: &str) -> Result<Cage, String> {
+    cage_reading(text).map_err(|f| f.message)
+}
+
+/// Reads `.cage.yaml`, telling a file past a limit from an invalid one.
+fn cage_reading(text: &str) -> Result<Cage, Fault> {
     let doc = document::yaml(text)?;
+    Ok(cage_of(&doc)?)
+}
+
+/// `.cage.yaml`'s schema over its document.
+fn cage_of(doc: &Node) -> Result<Cage, String> {
     let mut cage = Cage::default();
-    let entries = match &doc {
+    let entries = match doc {
         Node::Null => return Ok(cage),
         Node::Map(entries) => entries,
         _ => return Err("the top level must be a mapping of keys".to_string()),
@@ -372,46 +487,30 @@ fn weakened_builtin(glob: &str) -> Option<&'static str> {
 
 /// Reads the manifest and the active mission.
 fn load_gantry(root: &Path) -> Result<Option<Gantry>, Problem> {
-    let yaml = read_policy_file(root, MANIFEST_YAML).map_err(|message| Problem {
-        file: MANIFEST_YAML,
-        message,
-    })?;
-    let json = read_policy_file(root, MANIFEST_JSON).map_err(|message| Problem {
-        file: MANIFEST_JSON,
-        message,
-    })?;
+    let yaml = read_policy_file(root, MANIFEST_YAML).map_err(|f| f.at(MANIFEST_YAML))?;
+    let json = read_policy_file(root, MANIFEST_JSON).map_err(|f| f.at(MANIFEST_JSON))?;
     let (file, doc) = match (yaml, json) {
         (None, None) => return Ok(None),
         (Some(y), json) => {
-            let doc = document::yaml(&y).map_err(|message| Problem {
-                file: MANIFEST_YAML,
-                message,
-            })?;
+            let doc = document::yaml(&y).map_err(|e| Fault::from(e).at(MANIFEST_YAML))?;
             if let Some(j) = json {
-                let other = document::json(&j).map_err(|message| Problem {
-                    file: MANIFEST_JSON,
-                    message,
-                })?;
+                let other = document::json(&j).map_err(|e| Fault::from(e).at(MANIFEST_JSON))?;
                 if strip_lines(&other) != strip_lines(&doc) {
-                    return Err(Problem {
-                        file: MANIFEST_YAML,
-                        message:
-                            "MANIFEST.yaml and MANIFEST.json both exist and say different things"
-                                .to_string(),
-                    });
+                    return Err(Fault::from(
+                        "MANIFEST.yaml and MANIFEST.json both exist and say different things"
+                            .to_string(),
+                    )
+                    .at(MANIFEST_YAML));
                 }
             }
             (MANIFEST_YAML, doc)
         }
         (None, Some(j)) => (
             MANIFEST_JSON,
-            document::json(&j).map_err(|message| Problem {
-                file: MANIFEST_JSON,
-                message,
-            })?,
+            document::json(&j).map_err(|e| Fault::from(e).at(MANIFEST_JSON))?,
         ),
     };
-    let problem = |message: String| Problem { file, message };
+    let problem = |message: String| Fault::from(message).at(file);
     let Some(Node::Map(skills)) = doc.get("skills") else {
         return Err(problem("`skills` must be a mapping of skill names".into()));
     };
@@ -468,14 +567,12 @@ fn load_gantry(root: &Path) -> Result<Option<Gantry>, Problem> {
 /// cannot be read, is a problem (read in the strictest way): gantry's own
 /// verify fails closed on it too.
 fn load_org_policy(root: &Path) -> Result<(Vec<String>, Vec<String>), Problem> {
-    let problem = |message: String| Problem {
-        file: POLICY_POINTER,
-        message,
-    };
-    let Some(text) = read_policy_file(root, POLICY_POINTER).map_err(problem)? else {
+    let problem = |message: String| Fault::from(message).at(POLICY_POINTER);
+    let fault = |f: Fault| f.at(POLICY_POINTER);
+    let Some(text) = read_policy_file(root, POLICY_POINTER).map_err(fault)? else {
         return Ok((Vec::new(), Vec::new()));
     };
-    let pointer = document::json(&text).map_err(problem)?;
+    let pointer = document::json(&text).map_err(|e| fault(e.into()))?;
     let commit = pointer
         .get("pinned_commit")
         .and_then(Node::text)
@@ -494,9 +591,10 @@ fn load_org_policy(root: &Path) -> Result<(Vec<String>, Vec<String>), Problem> {
                 "pins a policy bundle that is not cached at {cached} (run `gantry policy pull`)"
             )));
         }
-        Err(message) => return Err(problem(format!("{cached} {message}"))),
+        Err(f) => return Err(fault(f.prefixed(&format!("{cached} ")))),
     };
-    let bundle = document::yaml(&bundle).map_err(|m| problem(format!("{cached}: {m}")))?;
+    let bundle = document::yaml(&bundle)
+        .map_err(|e| fault(Fault::from(e).prefixed(&format!("{cached}: "))))?;
     let constraints = bundle.get("manifest_constraints");
     let zones = path_list(
         constraints.and_then(|c| c.get("forbidden_zones_add")),
@@ -547,17 +645,9 @@ fn load_mission(root: &Path, skills: &[SkillScope]) -> Result<Option<Mission>, P
     let pin = match read_policy_file(root, ACTIVE_MISSION) {
         Ok(Some(pin)) => pin,
         Ok(None) => return Ok(None),
-        Err(message) => {
-            return Err(Problem {
-                file: ACTIVE_MISSION,
-                message,
-            });
-        }
+        Err(fault) => return Err(fault.at(ACTIVE_MISSION)),
     };
-    let problem = |message: String| Problem {
-        file: ACTIVE_MISSION,
-        message,
-    };
+    let problem = |message: String| Fault::from(message).at(ACTIVE_MISSION);
     let pin = pin.trim();
     if pin.is_empty() {
         return Ok(None);
@@ -571,9 +661,17 @@ fn load_mission(root: &Path, skills: &[SkillScope]) -> Result<Option<Mission>, P
     let text = match read_policy_file(root, &file) {
         Ok(Some(text)) => text,
         Ok(None) => return Err(problem(format!("names {file}, which does not exist"))),
-        Err(message) => return Err(problem(format!("names {file}, which {message}"))),
+        Err(f) => {
+            return Err(f
+                .prefixed(&format!("names {file}, which "))
+                .at(ACTIVE_MISSION));
+        }
     };
-    let doc = document::yaml(&text).map_err(|m| problem(format!("{file}: {m}")))?;
+    let doc = document::yaml(&text).map_err(|e| {
+        Fault::from(e)
+            .prefixed(&format!("{file}: "))
+            .at(ACTIVE_MISSION)
+    })?;
     let skill = doc
         .get("skill_key")
         .and_then(Node::text)
@@ -631,6 +729,33 @@ fn load_mission(root: &Path, skills: &[SkillScope]) -> Result<Option<Mission>, P
     }))
 }
 
+/// A mission file's law ([`MISSION_LAW_KEYS`], lines dropped), to compare
+/// what a write leaves with what is there: `text` `None` is a file that
+/// does not exist (no law). An error when the text is not a mission file
+/// the law could read (past a limit, invalid YAML, not a mapping).
+pub fn mission_law(text: Option<&str>) -> Result<Node, String> {
+    let Some(text) = text else {
+        return Ok(Node::Map(Vec::new()));
+    };
+    if text.len() as u64 > MAX_POLICY_BYTES {
+        return Err(format!(
+            "would be over the limit of {MAX_POLICY_BYTES} bytes for a policy file"
+        ));
+    }
+    let doc = document::yaml(text)?;
+    match doc {
+        Node::Null => Ok(Node::Map(Vec::new())),
+        Node::Map(entries) => Ok(Node::Map(
+            entries
+                .iter()
+                .filter(|(k, _)| MISSION_LAW_KEYS.contains(&k.as_str()))
+                .map(|(k, v)| (k.clone(), strip_lines(v)))
+                .collect(),
+        )),
+        _ => Err("is not a mapping of keys".to_string()),
+    }
+}
+
 /// gantry's `isPathUnderRoot`: equal, or below on a segment boundary.
 pub fn under(path: &str, root: &str) -> bool {
     let root = root.trim_end_matches('/');
@@ -640,8 +765,18 @@ pub fn under(path: &str, root: &str) -> bool {
 
 /// Reads the workspace-trust project maximum (strict schema).
 pub fn trust(text: &str) -> Result<Trust, String> {
+    trust_reading(text).map_err(|f| f.message)
+}
+
+/// Reads the trust file, telling a file past a limit from an invalid one.
+fn trust_reading(text: &str) -> Result<Trust, Fault> {
     let doc = document::json(text)?;
-    let Node::Map(entries) = &doc else {
+    Ok(trust_of(&doc)?)
+}
+
+/// The trust file's schema over its document.
+fn trust_of(doc: &Node) -> Result<Trust, String> {
+    let Node::Map(entries) = doc else {
         return Err("must be a JSON object".to_string());
     };
     for (key, _) in entries {

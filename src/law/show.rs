@@ -138,7 +138,7 @@ impl Law {
             }
         }
         for problem in &policy.problems {
-            if let Some(rule) = super::problem_rule(problem.file) {
+            if let Some(rule) = super::rule_of_problem(problem) {
                 push(
                     Verdict::Blocked,
                     rule,
