@@ -218,7 +218,13 @@ pub fn stdin_operands(script: &Script, command: &SimpleCommand) -> Option<Fed> {
                 }
                 fed.complete = false;
                 if LISTERS.contains(&verb.as_str()) {
-                    for operand in words.iter().skip(1).filter(|w| !w.value.starts_with('-')) {
+                    // Not the words an xargs of its own stands in for: they
+                    // are unknown, whatever is fed to it.
+                    let operands = words
+                        .iter()
+                        .skip(1)
+                        .filter(|w| !w.value.starts_with('-') && w.source != peel::STDIN_OPERANDS);
+                    for operand in operands {
                         fed.add_word(operand);
                     }
                 }

@@ -484,7 +484,7 @@ fn peel_wrapper(w: &'static Wrapper, words: &[Word], fed: Option<&Fed>) -> Step 
             }
             let mut more = Word::literal("<stdin>");
             more.dynamic = true;
-            more.source = "<operands from stdin>".into();
+            more.source = STDIN_OPERANDS.into();
             inner.push(more);
             return Step::Either {
                 main: Box::new(finish(w, inner, cwd)),
@@ -494,6 +494,10 @@ fn peel_wrapper(w: &'static Wrapper, words: &[Word], fed: Option<&Fed>) -> Step 
     }
     finish(w, inner, cwd)
 }
+
+/// How the words `xargs` takes from stdin stand in its command, when
+/// the line does not show them.
+pub const STDIN_OPERANDS: &str = "<operands from stdin>";
 
 /// Whether a wrapper's own options name a file of arguments (`xargs -a
 /// FILE`, `--arg-file=FILE`), which it reads instead of stdin.

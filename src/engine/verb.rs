@@ -439,7 +439,8 @@ impl Run<'_> {
                 if super::law::remote_operand(verb, &word) {
                     continue;
                 }
-                if verb == "git" && self.git_magic_pathspec(&word, args, cwd.as_deref(), part, depth)
+                if verb == "git"
+                    && self.git_magic_pathspec(&word, args, cwd.as_deref(), part, depth)
                 {
                     continue;
                 }
