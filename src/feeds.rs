@@ -139,11 +139,44 @@ pub fn stdin_producer(script: &Script, command: &SimpleCommand) -> Producer {
     }
 }
 
-/// Programs whose output is a list of the paths they were given, or of
-/// paths below them (`ls ~/.ssh/id_*`, `find ~/.ssh`), or their words
-/// (`echo $HOME`): fed to `xargs`, their operands stand for some of the
-/// words it passes on.
-const LISTERS: &[&str] = &["echo", "find", "ls", "printf", "realpath", "readlink"];
+/// Programs that print their operands, each on its own (`echo $HOME`,
+/// `realpath ~`): fed to `xargs`, those are words it passes on.
+const ECHOERS: &[&str] = &["echo", "printf", "readlink", "realpath"];
+
+/// Whether `producer` (its verb and words) prints `operand` as one of its
+/// output words: an echoer always; `ls` for a glob or under `-d` (`ls
+/// ~/.ssh/id_*` prints the names it matched, `ls DIR` only names inside
+/// DIR); `find` under `-maxdepth 0` (it prints its start paths, and
+/// otherwise only paths below them that its tests pass).
+fn prints_itself(verb: &str, producer: &[Word], operand: &Word) -> bool {
+    let has = |flag: &str| producer.iter().any(|w| w.value == flag);
+    let ls_dirs = producer.iter().any(|w| {
+        w.value == "--directory"
+            || (w.value.starts_with('-') && !w.value.starts_with("--") && w.value.contains('d'))
+    });
+    match verb {
+        _ if ECHOERS.contains(&verb) => true,
+        "ls" => operand.glob || ls_dirs,
+        "find" => {
+            let depth_zero = producer
+                .windows(2)
+                .any(|w| w[0].value == "-maxdepth" && w[1].value == "0");
+            depth_zero && !has("-name") && is_find_start(producer, operand)
+        }
+        _ => false,
+    }
+}
+
+/// Whether `operand` is one of find's start paths (before its first
+/// expression word).
+fn is_find_start(producer: &[Word], operand: &Word) -> bool {
+    producer
+        .iter()
+        .skip(1)
+        .skip_while(|w| matches!(w.value.as_str(), "-H" | "-L" | "-P" | "--"))
+        .take_while(|w| !w.value.starts_with('-') && !matches!(w.value.as_str(), "(" | "!"))
+        .any(|w| std::ptr::eq(w, operand))
+}
 
 /// The words a command's stdin hands to `xargs`, where the command line
 /// shows them, each as written so `~` and `$HOME` keep their meaning.
@@ -217,16 +250,13 @@ pub fn stdin_operands(script: &Script, command: &SimpleCommand) -> Option<Fed> {
                     continue;
                 }
                 fed.complete = false;
-                if LISTERS.contains(&verb.as_str()) {
-                    // Not the words an xargs of its own stands in for: they
-                    // are unknown, whatever is fed to it.
-                    let operands = words
-                        .iter()
-                        .skip(1)
-                        .filter(|w| !w.value.starts_with('-') && w.source != peel::STDIN_OPERANDS);
-                    for operand in operands {
-                        fed.add_word(operand);
-                    }
+                // Not the words an xargs of its own stands in for: they
+                // are unknown, whatever is fed to it.
+                let operands = words.iter().skip(1).filter(|w| {
+                    !w.value.starts_with('-') && w.source != peel::STDIN_OPERANDS
+                });
+                for operand in operands.filter(|w| prints_itself(&verb, &words, w)) {
+                    fed.add_word(operand);
                 }
             }
         }
