@@ -252,9 +252,10 @@ pub fn stdin_operands(script: &Script, command: &SimpleCommand) -> Option<Fed> {
                 fed.complete = false;
                 // Not the words an xargs of its own stands in for: they
                 // are unknown, whatever is fed to it.
-                let operands = words.iter().skip(1).filter(|w| {
-                    !w.value.starts_with('-') && w.source != peel::STDIN_OPERANDS
-                });
+                let operands = words
+                    .iter()
+                    .skip(1)
+                    .filter(|w| !w.value.starts_with('-') && w.source != peel::STDIN_OPERANDS);
                 for operand in operands.filter(|w| prints_itself(&verb, &words, w)) {
                     fed.add_word(operand);
                 }
