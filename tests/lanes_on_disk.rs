@@ -5,7 +5,8 @@
 //! never by the stale file. The real binary, a real temporary project.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+
+mod common;
 
 /// A fresh project folder under the system temp folder, removed on drop.
 struct Project {
@@ -37,22 +38,7 @@ impl Drop for Project {
     }
 }
 
-/// `portcullis check --json --cwd DIR -- COMMAND`: (verdict, rule).
-fn check(cwd: &Path, command: &str) -> (String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_portcullis"))
-        .env("HOME", "/home/u")
-        .args(["check", "--json", "--cwd"])
-        .arg(cwd)
-        .args(["--", command])
-        .output()
-        .expect("run portcullis");
-    let value: serde_json::Value =
-        serde_json::from_slice(&output.stdout).expect("check --json prints one object");
-    (
-        value["verdict"].as_str().unwrap_or("").to_string(),
-        value["rule"].as_str().unwrap_or("").to_string(),
-    )
-}
+use common::check_binary as check;
 
 /// Checks every (verdict, rule or "", command) case; fails listing all
 /// that differ.

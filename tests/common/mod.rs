@@ -93,3 +93,21 @@ pub fn location() -> Location {
         home: Some("/home/u".into()),
     }
 }
+
+/// `portcullis check --json --cwd DIR -- COMMAND` run as a process (home
+/// `/home/u`): (verdict, rule).
+pub fn check_binary(cwd: &Path, command: &str) -> (String, String) {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_portcullis"))
+        .env("HOME", "/home/u")
+        .args(["check", "--json", "--cwd"])
+        .arg(cwd)
+        .args(["--", command])
+        .output()
+        .expect("run portcullis");
+    let value: serde_json::Value =
+        serde_json::from_slice(&output.stdout).expect("check --json prints one object");
+    (
+        value["verdict"].as_str().unwrap_or("").to_string(),
+        value["rule"].as_str().unwrap_or("").to_string(),
+    )
+}
