@@ -664,7 +664,7 @@ impl<'a> Run<'a> {
         let fed = words
             .iter()
             .any(|w| {
-                crate::rules::wrapper(peel::verb_name(&w.value))
+                crate::rules::wrapper(&peel::verb_name(&w.value).to_ascii_lowercase())
                     .is_some_and(|w| w.mode == crate::rules::WrapperMode::Xargs)
             })
             .then(|| crate::feeds::stdin_operands(site.script, site.command))
