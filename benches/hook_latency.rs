@@ -345,12 +345,14 @@ fn padded(mut text: String, size: usize, yaml: bool) -> String {
     text
 }
 
-/// A repository whose every policy file is just under every limit of
-/// `law::policy` and `law::document` (256 KiB, 4,096 keys, 4,096 list
-/// items), each as costly to judge by as its schema allows (thousands of
+/// A repository whose every policy file is just under its own limits in
+/// `law::policy` and `law::document` (32 KiB, 1,024 keys, 1,024 list
+/// items), each as costly to judge by as its schema allows (a thousand
 /// protect globs and forbidden zones; MANIFEST.yaml and MANIFEST.json both,
-/// the same document, so both are read and compared); and one whose
-/// `.cage.yaml` is one byte over (read no further).
+/// the same document); together they cross the repository's shared budget
+/// (64 KiB, 2,048 keys, 2,048 items) at the third file, which is then past
+/// the limit: the most reading one repository's policy can cost. And one
+/// whose `.cage.yaml` is one byte over (read no further).
 fn limit_repositories(target: &Path) -> (PathBuf, PathBuf) {
     use portcullis::law::document::{MAX_ITEMS, MAX_KEYS};
     use portcullis::law::policy::MAX_POLICY_BYTES;

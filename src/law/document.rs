@@ -59,9 +59,38 @@ impl From<String> for DocError {
     }
 }
 
-/// Keys and items counted so far in one document; an error past a limit.
-#[derive(Default)]
+/// How many mapping keys and list items a read may still count: one
+/// file's own limits ([`Allowance::ONE_FILE`]), or less when the other
+/// policy files of the same repository have used part of a shared budget
+/// (`law::policy`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Allowance {
+    /// Mapping keys.
+    pub keys: usize,
+    /// List items.
+    pub items: usize,
+}
+
+impl Allowance {
+    /// One file read on its own: [`MAX_KEYS`] and [`MAX_ITEMS`].
+    pub const ONE_FILE: Allowance = Allowance {
+        keys: MAX_KEYS,
+        items: MAX_ITEMS,
+    };
+
+    /// The smaller of each count.
+    pub fn min(self, other: Allowance) -> Allowance {
+        Allowance {
+            keys: self.keys.min(other.keys),
+            items: self.items.min(other.items),
+        }
+    }
+}
+
+/// Keys and items counted so far in one document; an error past the
+/// allowance.
 struct Counts {
+    limit: Allowance,
     keys: std::cell::Cell<usize>,
     items: std::cell::Cell<usize>,
     /// Set when a limit was passed (JSON reports it through serde).
@@ -69,28 +98,49 @@ struct Counts {
 }
 
 impl Counts {
-    /// Counts one mapping key; the message when past [`MAX_KEYS`].
+    fn new(limit: Allowance) -> Counts {
+        Counts {
+            limit,
+            keys: std::cell::Cell::new(0),
+            items: std::cell::Cell::new(0),
+            over: std::cell::Cell::new(false),
+        }
+    }
+
+    /// Counts one mapping key; the message when past the allowance.
     fn key(&self) -> Result<(), String> {
         self.keys.set(self.keys.get() + 1);
-        if self.keys.get() > MAX_KEYS {
+        if self.keys.get() > self.limit.keys {
             self.over.set(true);
-            return Err(format!(
-                "has more than {MAX_KEYS} keys (the limit for a policy file)"
-            ));
+            return Err(format!("has more than {} keys ({})", self.limit.keys, limit_name(self.limit.keys, MAX_KEYS)));
         }
         Ok(())
     }
 
-    /// Counts one list item; the message when past [`MAX_ITEMS`].
+    /// Counts one list item; the message when past the allowance.
     fn item(&self) -> Result<(), String> {
         self.items.set(self.items.get() + 1);
-        if self.items.get() > MAX_ITEMS {
+        if self.items.get() > self.limit.items {
             self.over.set(true);
-            return Err(format!(
-                "has more than {MAX_ITEMS} list items (the limit for a policy file)"
-            ));
+            return Err(format!("has more than {} list items ({})", self.limit.items, limit_name(self.limit.items, MAX_ITEMS)));
         }
         Ok(())
+    }
+
+    /// What was counted, taken from `allowance`.
+    fn charge(&self, allowance: &mut Allowance) {
+        allowance.keys = allowance.keys.saturating_sub(self.keys.get());
+        allowance.items = allowance.items.saturating_sub(self.items.get());
+    }
+}
+
+/// Which limit a count met: a file's own, or what was left of the
+/// repository's shared budget.
+fn limit_name(limit: usize, file_limit: usize) -> &'static str {
+    if limit < file_limit {
+        "what the repository's other policy files left of the shared limit"
+    } else {
+        "the limit for a policy file"
     }
 }
 
@@ -146,7 +196,18 @@ impl Node {
 
 /// Reads YAML strictly; linear in the text.
 pub fn yaml(text: &str) -> Result<Node, DocError> {
-    let mut builder = Builder::default();
+    let mut allowance = Allowance::ONE_FILE;
+    yaml_within(text, &mut allowance)
+}
+
+/// Reads YAML strictly, counting no more keys and items than `allowance`
+/// holds; what the document used is taken from it.
+pub fn yaml_within(text: &str, allowance: &mut Allowance) -> Result<Node, DocError> {
+    let mut builder = Builder {
+        stack: Vec::new(),
+        done: None,
+        counts: Counts::new(allowance.min(Allowance::ONE_FILE)),
+    };
     let mut documents = 0;
     for event in Parser::new_from_str(text) {
         let (event, span) = event.map_err(|e| {
@@ -194,6 +255,7 @@ pub fn yaml(text: &str) -> Result<Node, DocError> {
             Event::SequenceEnd | Event::MappingEnd => builder.close(line)?,
         }
     }
+    builder.counts.charge(allowance);
     Ok(builder.done.unwrap_or(Node::Null))
 }
 
@@ -241,7 +303,6 @@ fn unseen(entries: &[(String, Node)], seen: &mut Option<HashSet<String>>, key: &
     true
 }
 
-#[derive(Default)]
 struct Builder {
     stack: Vec<Open>,
     done: Option<Node>,
@@ -321,8 +382,15 @@ impl Builder {
 /// policy file with two values for one key is ambiguous. Linear in the
 /// text, with the same limits as YAML.
 pub fn json(text: &str) -> Result<Node, DocError> {
+    let mut allowance = Allowance::ONE_FILE;
+    json_within(text, &mut allowance)
+}
+
+/// Reads JSON, counting no more keys and items than `allowance` holds;
+/// what the document used is taken from it.
+pub fn json_within(text: &str, allowance: &mut Allowance) -> Result<Node, DocError> {
     use serde::de::DeserializeSeed;
-    let counts = Counts::default();
+    let counts = Counts::new(allowance.min(Allowance::ONE_FILE));
     let mut de = serde_json::Deserializer::from_str(text);
     let classify = |e: serde_json::Error| {
         if counts.over.get() {
@@ -338,6 +406,7 @@ pub fn json(text: &str) -> Result<Node, DocError> {
     .deserialize(&mut de)
     .map_err(classify)?;
     de.end().map_err(classify)?;
+    counts.charge(allowance);
     Ok(node.0)
 }
 

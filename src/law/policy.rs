@@ -8,19 +8,64 @@
 //! strictest way (see `law::Law`). Reads at most six known files; never
 //! walks a folder.
 
-use super::document::{self, DocError, Node};
+use super::document::{self, Allowance, DocError, Node};
 use super::resolve::read_limited;
 use crate::verdict::Verdict;
 use std::path::Path;
 
-/// Policy files larger than this are past the limit, read in the strictest
-/// way without being parsed (the cage reads its own configuration whole,
-/// and so does portcullis). The largest real policy is a gantry manifest:
-/// gantry's own is about 2 KiB, one of 100 skills about 16 KiB; a mission
-/// file, `.cage.yaml` and the trust file are smaller still. 64 KiB leaves a
-/// margin of 4 over that and 30 over gantry's own; with `document::MAX_KEYS`
-/// and `MAX_ITEMS` it keeps the worst read of one file near 3 ms.
-pub const MAX_POLICY_BYTES: u64 = 64 * 1024;
+/// One policy file larger than this is past the limit, read in the
+/// strictest way without being parsed (the cage reads its own
+/// configuration whole, and so does portcullis). The largest real policy
+/// is a gantry manifest: gantry's own is about 2 KiB, one of 100 skills
+/// about 16 KiB; a mission file, `.cage.yaml` and the trust file are
+/// smaller still. 32 KiB leaves a margin of 2 over that and 16 over
+/// gantry's own.
+pub const MAX_POLICY_BYTES: u64 = 32 * 1024;
+
+/// All the policy files of one repository together (up to eight: the
+/// cage, both manifests, the pointer and its bundle, the pin, the mission
+/// and the trust file) are read within this many bytes, and within
+/// [`MAX_POLICY_KEYS`] keys and [`MAX_POLICY_ITEMS`] items: the file that
+/// crosses a shared limit is past the limit. Without a shared budget eight
+/// files each just under its own limits cost about 9x an empty program's
+/// start; the shared one bounds the whole read by what two full files cost.
+pub const MAX_POLICY_TOTAL_BYTES: u64 = 64 * 1024;
+/// Mapping keys in all the policy files of one repository together.
+pub const MAX_POLICY_KEYS: usize = 2 * document::MAX_KEYS;
+/// List items in all the policy files of one repository together.
+pub const MAX_POLICY_ITEMS: usize = 2 * document::MAX_ITEMS;
+
+/// What the policy files of one repository may still cost to read: bytes,
+/// keys and list items shared by all of them (see
+/// [`MAX_POLICY_TOTAL_BYTES`]).
+#[derive(Clone, Copy, Debug)]
+struct Budget {
+    bytes: u64,
+    entries: Allowance,
+}
+
+impl Budget {
+    /// A repository's whole budget.
+    fn new() -> Budget {
+        Budget {
+            bytes: MAX_POLICY_TOTAL_BYTES,
+            entries: Allowance {
+                keys: MAX_POLICY_KEYS,
+                items: MAX_POLICY_ITEMS,
+            },
+        }
+    }
+
+    /// Reads YAML within what is left.
+    fn yaml(&mut self, text: &str) -> Result<Node, DocError> {
+        document::yaml_within(text, &mut self.entries)
+    }
+
+    /// Reads JSON within what is left.
+    fn json(&mut self, text: &str) -> Result<Node, DocError> {
+        document::json_within(text, &mut self.entries)
+    }
+}
 
 /// Where `.cage.yaml` lives, relative to the root.
 pub const CAGE_FILE: &str = ".cage.yaml";
@@ -243,8 +288,9 @@ impl Policy {
     /// Reads the policy files under `root`.
     pub fn load(root: &Path) -> Policy {
         let mut policy = Policy::default();
-        match read_policy_file(root, CAGE_FILE).and_then(|text| match text {
-            Some(text) => cage_reading(&text).map(Some),
+        let mut budget = Budget::new();
+        match read_policy_file(root, CAGE_FILE, &mut budget).and_then(|text| match text {
+            Some(text) => cage_reading(&text, &mut budget).map(Some),
             None => Ok(None),
         }) {
             Ok(Some(cage)) => policy.cage = cage,
@@ -255,12 +301,12 @@ impl Policy {
                 policy.problems.push(fault.at(CAGE_FILE));
             }
         }
-        match load_gantry(root) {
+        match load_gantry(root, &mut budget) {
             Ok(gantry) => policy.gantry = gantry,
             Err(problem) => policy.problems.push(problem),
         }
-        match read_policy_file(root, TRUST_FILE).and_then(|text| match text {
-            Some(text) => trust_reading(&text),
+        match read_policy_file(root, TRUST_FILE, &mut budget).and_then(|text| match text {
+            Some(text) => trust_reading(&text, &mut budget),
             None => Ok(Trust::Trusted),
         }) {
             Ok(trust) => policy.trust = trust,
@@ -279,10 +325,22 @@ impl Policy {
 }
 
 /// A policy file's text: `Ok(None)` when absent; an error when it is a
-/// symbolic link, too large (not read: [`ProblemKind::TooLarge`]),
-/// unreadable or not UTF-8.
-fn read_policy_file(root: &Path, name: &str) -> Result<Option<String>, Fault> {
+/// symbolic link, past [`MAX_POLICY_BYTES`] or what `budget` has left
+/// (not read: [`ProblemKind::TooLarge`]), unreadable or not UTF-8. The
+/// bytes read are taken from `budget`.
+fn read_policy_file(root: &Path, name: &str, budget: &mut Budget) -> Result<Option<String>, Fault> {
     let path = root.join(name);
+    let limit = MAX_POLICY_BYTES.min(budget.bytes);
+    let too_large = |size: u64| Fault {
+        message: if limit < MAX_POLICY_BYTES {
+            format!(
+                "is {size} bytes, over the {limit} bytes the repository's other policy files left of the {MAX_POLICY_TOTAL_BYTES} bytes they share"
+            )
+        } else {
+            format!("is {size} bytes, over the limit of {MAX_POLICY_BYTES} bytes for a policy file")
+        },
+        kind: ProblemKind::TooLarge,
+    };
     match std::fs::symlink_metadata(&path) {
         Err(_) => return Ok(None),
         Ok(meta) if meta.file_type().is_symlink() => {
@@ -291,26 +349,24 @@ fn read_policy_file(root: &Path, name: &str) -> Result<Option<String>, Fault> {
                 .into());
         }
         Ok(meta) if !meta.is_file() => return Err("is not a regular file".to_string().into()),
-        Ok(meta) if meta.len() > MAX_POLICY_BYTES => {
-            return Err(Fault {
-                message: format!(
-                    "is {} bytes, over the limit of {MAX_POLICY_BYTES} bytes for a policy file",
-                    meta.len()
-                ),
-                kind: ProblemKind::TooLarge,
-            });
-        }
+        Ok(meta) if meta.len() > limit => return Err(too_large(meta.len())),
         Ok(_) => {}
     }
-    read_limited(&path, MAX_POLICY_BYTES).map_err(|message| {
+    let text = read_limited(&path, limit).map_err(|message| {
         // Grown past the limit since it was looked at.
-        let kind = if message.starts_with("is larger") {
-            ProblemKind::TooLarge
+        if message.starts_with("is larger") {
+            too_large(limit + 1)
         } else {
-            ProblemKind::Invalid
-        };
-        Fault { message, kind }
-    })
+            Fault {
+                message,
+                kind: ProblemKind::Invalid,
+            }
+        }
+    })?;
+    if let Some(text) = &text {
+        budget.bytes = budget.bytes.saturating_sub(text.len() as u64);
+    }
+    Ok(text)
 }
 
 /// A root-relative path as the cage normalises it: trimmed, `\` → `/`,
@@ -350,12 +406,12 @@ pub fn escape_glob(path: &str) -> String {
 
 /// Reads `.cage.yaml`.
 pub fn cage(text: &str) -> Result<Cage, String> {
-    cage_reading(text).map_err(|f| f.message)
+    cage_reading(text, &mut Budget::new()).map_err(|f| f.message)
 }
 
 /// Reads `.cage.yaml`, telling a file past a limit from an invalid one.
-fn cage_reading(text: &str) -> Result<Cage, Fault> {
-    let doc = document::yaml(text)?;
+fn cage_reading(text: &str, budget: &mut Budget) -> Result<Cage, Fault> {
+    let doc = budget.yaml(text)?;
     Ok(cage_of(&doc)?)
 }
 
@@ -486,15 +542,15 @@ fn weakened_builtin(glob: &str) -> Option<&'static str> {
 }
 
 /// Reads the manifest and the active mission.
-fn load_gantry(root: &Path) -> Result<Option<Gantry>, Problem> {
-    let yaml = read_policy_file(root, MANIFEST_YAML).map_err(|f| f.at(MANIFEST_YAML))?;
-    let json = read_policy_file(root, MANIFEST_JSON).map_err(|f| f.at(MANIFEST_JSON))?;
+fn load_gantry(root: &Path, budget: &mut Budget) -> Result<Option<Gantry>, Problem> {
+    let yaml = read_policy_file(root, MANIFEST_YAML, budget).map_err(|f| f.at(MANIFEST_YAML))?;
+    let json = read_policy_file(root, MANIFEST_JSON, budget).map_err(|f| f.at(MANIFEST_JSON))?;
     let (file, doc) = match (yaml, json) {
         (None, None) => return Ok(None),
         (Some(y), json) => {
-            let doc = document::yaml(&y).map_err(|e| Fault::from(e).at(MANIFEST_YAML))?;
+            let doc = budget.yaml(&y).map_err(|e| Fault::from(e).at(MANIFEST_YAML))?;
             if let Some(j) = json {
-                let other = document::json(&j).map_err(|e| Fault::from(e).at(MANIFEST_JSON))?;
+                let other = budget.json(&j).map_err(|e| Fault::from(e).at(MANIFEST_JSON))?;
                 if strip_lines(&other) != strip_lines(&doc) {
                     return Err(Fault::from(
                         "MANIFEST.yaml and MANIFEST.json both exist and say different things"
@@ -507,7 +563,7 @@ fn load_gantry(root: &Path) -> Result<Option<Gantry>, Problem> {
         }
         (None, Some(j)) => (
             MANIFEST_JSON,
-            document::json(&j).map_err(|e| Fault::from(e).at(MANIFEST_JSON))?,
+            budget.json(&j).map_err(|e| Fault::from(e).at(MANIFEST_JSON))?,
         ),
     };
     let problem = |message: String| Fault::from(message).at(file);
@@ -552,8 +608,8 @@ fn load_gantry(root: &Path) -> Result<Option<Gantry>, Problem> {
             ".gitagent/planner/RULES.md".to_string(),
         ];
     }
-    gantry.mission = load_mission(root, &skill_scopes)?;
-    let (org_zones, org_perimeter) = load_org_policy(root)?;
+    gantry.mission = load_mission(root, &skill_scopes, budget)?;
+    let (org_zones, org_perimeter) = load_org_policy(root, budget)?;
     gantry.org_zones = org_zones;
     gantry.perimeter.extend(org_perimeter);
     Ok(Some(gantry))
@@ -566,13 +622,16 @@ fn load_gantry(root: &Path) -> Result<Option<Gantry>, Problem> {
 /// pointer: no org policy. A pointer whose bundle is not cached, or that
 /// cannot be read, is a problem (read in the strictest way): gantry's own
 /// verify fails closed on it too.
-fn load_org_policy(root: &Path) -> Result<(Vec<String>, Vec<String>), Problem> {
+fn load_org_policy(
+    root: &Path,
+    budget: &mut Budget,
+) -> Result<(Vec<String>, Vec<String>), Problem> {
     let problem = |message: String| Fault::from(message).at(POLICY_POINTER);
     let fault = |f: Fault| f.at(POLICY_POINTER);
-    let Some(text) = read_policy_file(root, POLICY_POINTER).map_err(fault)? else {
+    let Some(text) = read_policy_file(root, POLICY_POINTER, budget).map_err(fault)? else {
         return Ok((Vec::new(), Vec::new()));
     };
-    let pointer = document::json(&text).map_err(|e| fault(e.into()))?;
+    let pointer = budget.json(&text).map_err(|e| fault(e.into()))?;
     let commit = pointer
         .get("pinned_commit")
         .and_then(Node::text)
@@ -584,7 +643,7 @@ fn load_org_policy(root: &Path) -> Result<(Vec<String>, Vec<String>), Problem> {
         .unwrap_or("ORG-POLICY.yaml");
     let bundle_path = normalise_entry(bundle_path, "bundle_path").map_err(problem)?;
     let cached = format!(".gitagent/history/policy/{commit}/{bundle_path}");
-    let bundle = match read_policy_file(root, &cached) {
+    let bundle = match read_policy_file(root, &cached, budget) {
         Ok(Some(text)) => text,
         Ok(None) => {
             return Err(problem(format!(
@@ -593,7 +652,8 @@ fn load_org_policy(root: &Path) -> Result<(Vec<String>, Vec<String>), Problem> {
         }
         Err(f) => return Err(fault(f.prefixed(&format!("{cached} ")))),
     };
-    let bundle = document::yaml(&bundle)
+    let bundle = budget
+        .yaml(&bundle)
         .map_err(|e| fault(Fault::from(e).prefixed(&format!("{cached}: "))))?;
     let constraints = bundle.get("manifest_constraints");
     let zones = path_list(
@@ -641,8 +701,12 @@ type SkillScope = (String, Vec<String>, Vec<String>);
 
 /// The pinned mission's effective scope: contract roots narrow the
 /// skill's, zones are the union.
-fn load_mission(root: &Path, skills: &[SkillScope]) -> Result<Option<Mission>, Problem> {
-    let pin = match read_policy_file(root, ACTIVE_MISSION) {
+fn load_mission(
+    root: &Path,
+    skills: &[SkillScope],
+    budget: &mut Budget,
+) -> Result<Option<Mission>, Problem> {
+    let pin = match read_policy_file(root, ACTIVE_MISSION, budget) {
         Ok(Some(pin)) => pin,
         Ok(None) => return Ok(None),
         Err(fault) => return Err(fault.at(ACTIVE_MISSION)),
@@ -658,7 +722,7 @@ fn load_mission(root: &Path, skills: &[SkillScope]) -> Result<Option<Mission>, P
     } else {
         format!(".gitagent/missions/{named}")
     };
-    let text = match read_policy_file(root, &file) {
+    let text = match read_policy_file(root, &file, budget) {
         Ok(Some(text)) => text,
         Ok(None) => return Err(problem(format!("names {file}, which does not exist"))),
         Err(f) => {
@@ -667,7 +731,7 @@ fn load_mission(root: &Path, skills: &[SkillScope]) -> Result<Option<Mission>, P
                 .at(ACTIVE_MISSION));
         }
     };
-    let doc = document::yaml(&text).map_err(|e| {
+    let doc = budget.yaml(&text).map_err(|e| {
         Fault::from(e)
             .prefixed(&format!("{file}: "))
             .at(ACTIVE_MISSION)
@@ -765,12 +829,12 @@ pub fn under(path: &str, root: &str) -> bool {
 
 /// Reads the workspace-trust project maximum (strict schema).
 pub fn trust(text: &str) -> Result<Trust, String> {
-    trust_reading(text).map_err(|f| f.message)
+    trust_reading(text, &mut Budget::new()).map_err(|f| f.message)
 }
 
 /// Reads the trust file, telling a file past a limit from an invalid one.
-fn trust_reading(text: &str) -> Result<Trust, Fault> {
-    let doc = document::json(text)?;
+fn trust_reading(text: &str, budget: &mut Budget) -> Result<Trust, Fault> {
+    let doc = budget.json(text)?;
     Ok(trust_of(&doc)?)
 }
 
