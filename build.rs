@@ -1106,6 +1106,23 @@ struct LawFile {
     protected: Vec<ProtectedEntry>,
     frozen_commands: FrozenFile,
     network_reads: NetworkReads,
+    folder_options: FolderOptions,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FolderOptions {
+    #[allow(dead_code)]
+    about: String,
+    commands: Vec<FolderOptionEntry>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FolderOptionEntry {
+    verb: String,
+    folder: Vec<String>,
+    file: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -1285,6 +1302,37 @@ fn emit_law(path: &Path, out: &mut String) -> BuildResult<()> {
         out,
         "/// Commands classed inspect that read the network (from `rules/law.json`).\npub static NETWORK_READS: &[&str] = {};\n",
         str_slice(&file.network_reads.commands)
+    );
+    let mut verbs = BTreeSet::new();
+    let mut folder_rows = Vec::new();
+    for entry in &file.folder_options.commands {
+        let malformed = entry.verb.is_empty()
+            || !verbs.insert(&entry.verb)
+            || entry
+                .folder
+                .iter()
+                .chain(&entry.file)
+                .any(|o| !o.starts_with('-') || o.len() < 2 || o.contains('='));
+        if malformed {
+            return Err(format!(
+                "{}: folder option entry `{}` is malformed (unique verb, options start with -)",
+                path.display(),
+                entry.verb
+            ));
+        }
+        folder_rows.push(format!(
+            "FolderOption {{ verb: {:?}, folder: {}, file: {} }}",
+            entry.verb,
+            str_slice(&entry.folder),
+            str_slice(&entry.file)
+        ));
+    }
+    emit_array(
+        out,
+        "Options that make a command run in another folder (from `rules/law.json`).",
+        "FOLDER_OPTIONS",
+        "FolderOption",
+        &folder_rows,
     );
     Ok(())
 }

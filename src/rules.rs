@@ -316,6 +316,18 @@ pub struct ProtectedRule {
     pub remediation: &'static str,
 }
 
+/// Options that make a command run in another folder (`make -C DIR`,
+/// `cargo --manifest-path DIR/Cargo.toml`), from `rules/law.json`.
+#[derive(Debug)]
+pub struct FolderOption {
+    /// The verb, as the lexicon names it.
+    pub verb: &'static str,
+    /// Options whose value is the folder.
+    pub folder: &'static [&'static str],
+    /// Options whose value is a file in the folder.
+    pub file: &'static [&'static str],
+}
+
 /// A command a dependency freeze blocks.
 #[derive(Debug)]
 pub struct FrozenCommand {

@@ -24,6 +24,7 @@ use std::path::PathBuf;
 mod code;
 mod gitctl;
 mod law;
+mod named;
 mod patch;
 mod verb;
 use crate::law::{Laws, Reach};
@@ -592,6 +593,12 @@ impl<'a> Run<'a> {
             self.secret_reads(assignment, value, &command.text, depth, cwd.as_deref());
         }
         if let Stdin::File(file) = &command.stdin {
+            self.named_trust(
+                std::slice::from_ref(file),
+                cwd.as_deref(),
+                &command.text,
+                depth,
+            );
             if file.value.starts_with("/dev/tcp/") || file.value.starts_with("/dev/udp/") {
                 self.find(
                     Effect::Network.verdict(),

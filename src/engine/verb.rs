@@ -80,6 +80,7 @@ impl Run<'_> {
             return;
         }
         let args = &words[1..];
+        self.named_trust(args, local_cwd.as_deref(), part, depth);
         self.secret_reads(verb, args, part, depth, local_cwd.as_deref());
         self.definitions(verb, args, part, depth, local_cwd.clone());
         let local_cwd = if verb == "git" {
@@ -122,6 +123,15 @@ impl Run<'_> {
         self.program_parts(verb, args, site, depth, local_cwd.clone());
         let effect = classified.effect;
         self.narrowed_trust(effect, &classified.path, local_cwd.as_deref(), part, depth);
+        self.folder_option_trust(
+            verb,
+            args,
+            effect,
+            &classified.path,
+            local_cwd.as_deref(),
+            part,
+            depth,
+        );
         self.note(depth, || {
             format!("lexicon: {} ({})", classified.rule, effect.as_str())
         });

@@ -99,6 +99,8 @@ pub struct Laws {
     outer: HashMap<PathBuf, Vec<PathBuf>>,
     /// For a folder, the law of narrowest trust containing it.
     trust_of: HashMap<Box<[u8]>, Option<usize>>,
+    /// For a folder, whether a workspace-trust file sits at or above it.
+    trust_file_above: HashMap<PathBuf, bool>,
 }
 
 /// What a write target's findings depend on: the target, the folder it is
@@ -186,6 +188,7 @@ impl Laws {
             judged: HashMap::new(),
             outer: HashMap::new(),
             trust_of: HashMap::new(),
+            trust_file_above: HashMap::new(),
         }
     }
 
@@ -337,6 +340,43 @@ impl Laws {
             }
         };
         trust_hit(&self.laws[strictest?], verdict)
+    }
+
+    /// The trust finding for a path a command reads or runs in (`cat
+    /// ../denied/x`, `make -C ../restricted`), for a request whose verdict
+    /// would be `verdict`. A law is loaded only where a workspace-trust
+    /// file sits at or above the path (one look a folder, remembered), so
+    /// naming a path never changes which laws a later write meets.
+    pub fn trust_hit_for(&mut self, path: &Path, verdict: Verdict) -> Option<Hit> {
+        if !self.has_trust_file_above(path) {
+            return None;
+        }
+        self.trust_hit_at(Some(path), verdict)
+    }
+
+    /// Whether `path` or a folder above it (up to the home folder) holds
+    /// the workspace-trust file.
+    fn has_trust_file_above(&mut self, path: &Path) -> bool {
+        let mut seen = Vec::new();
+        let mut found = false;
+        for dir in std::iter::once(path).chain(resolve::folders_above(path)) {
+            if let Some(&known) = self.trust_file_above.get(dir) {
+                found = known;
+                break;
+            }
+            seen.push(dir.to_path_buf());
+            if std::fs::symlink_metadata(dir.join(policy::TRUST_FILE)).is_ok() {
+                found = true;
+                break;
+            }
+        }
+        if self.trust_file_above.len() + seen.len() > MAX_REMEMBERED {
+            self.trust_file_above.clear();
+        }
+        for dir in seen {
+            self.trust_file_above.insert(dir, found);
+        }
+        found
     }
 
     /// The law of narrowest trust among those containing folder `dir`
