@@ -620,6 +620,57 @@ fn config_file_option_and_includes() {
     );
 }
 
+/// `core.hooksPath` set in a file git includes (whatever the include's
+/// condition) or in `config.worktree`: the folder it names is git control,
+/// and so is the included file; the real git runs a hook from each.
+#[test]
+fn hooks_path_from_includes_and_config_worktree() {
+    let s = scratch("hookspath-includes");
+    let repo = s.repo("r");
+    let included = s.root.join("inc-hooks");
+    let worktree = s.root.join("wt-hooks");
+    s.hook(&included.join("pre-commit"));
+    s.hook(&worktree.join("pre-commit"));
+    write(
+        &s.root.join("extra.cfg"),
+        &format!("[core]\n\thooksPath = {}\n", included.display()),
+    );
+    let config = std::fs::read_to_string(repo.join(".git/config")).unwrap();
+    write(
+        &repo.join(".git/config"),
+        &format!(
+            "{config}[includeIf \"gitdir:{}/\"]\n\tpath = ../../extra.cfg\n",
+            repo.display()
+        ),
+    );
+    for command in [
+        "echo x > ../inc-hooks/pre-commit".to_string(),
+        "echo x > ../extra.cfg".to_string(),
+        format!("cp /tmp/x {}/", included.display()),
+    ] {
+        s.blocked(&repo, &command, GIT_CONTROL);
+    }
+    let near = s.judge(&repo, "echo x > ../other-hooks/pre-commit");
+    assert_eq!(near.verdict(), Verdict::Signed, "{}", near.top.reason);
+    if s.git {
+        assert!(s.commit_runs_hook(&repo), "the included hooksPath is git's");
+    }
+    // config.worktree, read by git under extensions.worktreeConfig.
+    write(&repo.join(".git/config"), &config);
+    write(
+        &repo.join(".git/config.worktree"),
+        &format!("[core]\n\thooksPath = {}\n", worktree.display()),
+    );
+    s.blocked(&repo, "echo x > ../wt-hooks/pre-commit", GIT_CONTROL);
+    if s.git {
+        assert!(s.git(&repo, &["config", "extensions.worktreeConfig", "true"]));
+        assert!(
+            s.commit_runs_hook(&repo),
+            "config.worktree's hooksPath is git's"
+        );
+    }
+}
+
 #[test]
 fn pathspec_magic_and_patches_with_the_real_git() {
     let s = scratch("pathspec");

@@ -84,8 +84,11 @@ pub fn controls(repo: &Repository) -> Vec<Pattern> {
             patterns.push(pattern);
         }
     }
-    if let Some(hooks) = &repo.hooks_path {
+    for hooks in &repo.hooks_paths {
         patterns.push(Pattern::literal(&hooks.to_string_lossy()));
+    }
+    for config in &repo.included_configs {
+        patterns.push(Pattern::literal(&config.to_string_lossy()));
     }
     patterns
 }
@@ -125,7 +128,7 @@ pub fn judge(laws: &[Law], forms: &[Pattern], spot: &Spot, hits: &mut Vec<Hit>) 
         spot,
         Verdict::Blocked,
         RULE,
-        "git control (the active core.hooksPath, a git folder outside the work tree, or a `.git` file that points at one)",
+        "git control (a core.hooksPath or included config file git reads, a git folder outside the work tree, or a `.git` file that points at one)",
         rule.source,
         rule.remediation,
     );
@@ -149,11 +152,18 @@ pub fn rows(repo: &Repository) -> Vec<(String, String)> {
             "cage built-in rule git_control (the work tree's gitdir file)".to_string(),
         ));
     }
-    if let Some(hooks) = &repo.hooks_path {
+    for hooks in &repo.hooks_paths {
         rows.push((
             repo.relative(hooks)
                 .unwrap_or_else(|| hooks.display().to_string()),
-            "cage built-in rule git_control (the active core.hooksPath)".to_string(),
+            "cage built-in rule git_control (a core.hooksPath git reads)".to_string(),
+        ));
+    }
+    for config in &repo.included_configs {
+        rows.push((
+            repo.relative(config)
+                .unwrap_or_else(|| config.display().to_string()),
+            "cage built-in rule git_control (a config file git includes)".to_string(),
         ));
     }
     rows

@@ -25,6 +25,7 @@
 mod below;
 mod commands;
 pub mod document;
+pub mod gitconfig;
 pub mod gitctl;
 pub mod gitignore;
 pub mod glob;
@@ -464,7 +465,8 @@ impl Laws {
                     named.push(dir.join(control));
                 }
             }
-            named.extend(law.repo.hooks_path.clone());
+            named.extend(law.repo.hooks_paths.iter().cloned());
+            named.extend(law.repo.included_configs.iter().cloned());
             for file in [
                 policy::CAGE_FILE,
                 policy::MANIFEST_YAML,

@@ -159,8 +159,11 @@ pub struct Repository {
     /// The git folder holding `config` and `hooks` (the common folder of a
     /// linked work tree), when there is one.
     pub git_dir: Option<PathBuf>,
-    /// The active `core.hooksPath`, absolute, when set.
-    pub hooks_path: Option<PathBuf>,
+    /// Every `core.hooksPath` a config file git reads names, absolute
+    /// (any of them may be the active one).
+    pub hooks_paths: Vec<PathBuf>,
+    /// Config files included by the ones git reads (git control too).
+    pub included_configs: Vec<PathBuf>,
 }
 
 /// The nearest folder at or above `start` that holds `.git` (a folder, or
@@ -236,12 +239,20 @@ impl Repository {
     pub fn with_root(root: PathBuf) -> Repository {
         let real = resolve_links(&root);
         let git_dir = git_dir_of(&root);
-        let hooks_path = git_dir.as_deref().and_then(|d| hooks_path_of(d, &root));
+        let home = std::env::var_os("HOME")
+            .filter(|h| !h.is_empty())
+            .map(PathBuf::from);
+        let config = git_dir.as_deref().map(|common| {
+            let own = worktree_git_dir(&root).unwrap_or_else(|| common.to_path_buf());
+            super::gitconfig::read(common, &own, &root, home.as_deref())
+        });
+        let config = config.unwrap_or_default();
         Repository {
             real_root: (real != root).then_some(real),
             root,
             git_dir,
-            hooks_path,
+            hooks_paths: config.hooks_paths,
+            included_configs: config.included,
         }
     }
 
@@ -273,40 +284,17 @@ fn git_dir_of(root: &Path) -> Option<PathBuf> {
     }
 }
 
-/// `core.hooksPath` from the repository's own config file, made absolute
-/// (a relative value is relative to the work tree's root, as git runs
-/// hooks there). Only the `[core]` section of `config` is read; includes
-/// are not followed.
-fn hooks_path_of(git_dir: &Path, root: &Path) -> Option<PathBuf> {
-    let text = read_small(&git_dir.join("config"))?;
-    let mut in_core = false;
-    let mut found = None;
-    for line in text.lines() {
-        let line = line.trim();
-        if line.starts_with('[') {
-            let section = line.trim_start_matches('[').trim_end_matches(']').trim();
-            in_core = section.eq_ignore_ascii_case("core");
-            continue;
-        }
-        if !in_core {
-            continue;
-        }
-        if let Some((key, value)) = line.split_once('=')
-            && key.trim().eq_ignore_ascii_case("hookspath")
-        {
-            let value = value.split([';', '#']).next().unwrap_or("").trim();
-            let value = value.trim_matches('"');
-            if !value.is_empty() {
-                found = Some(value.to_string());
-            }
-        }
+/// The work tree's own git folder, where a `.git` file points (the
+/// folder under `.git/worktrees/` of a linked work tree): its
+/// `config.worktree` is read there.
+fn worktree_git_dir(root: &Path) -> Option<PathBuf> {
+    let dot_git = root.join(".git");
+    if std::fs::symlink_metadata(&dot_git).ok()?.is_dir() {
+        return None;
     }
-    let value = found?;
-    let path = match value.strip_prefix("~/") {
-        Some(rest) => std::env::var_os("HOME").map(|h| PathBuf::from(h).join(rest))?,
-        None => root.join(value),
-    };
-    Some(normalise(&path))
+    let text = read_small(&dot_git)?;
+    let pointed = text.trim().strip_prefix("gitdir:")?.trim();
+    Some(normalise(&root.join(pointed)))
 }
 
 /// A small text file (policy files, `.git` pointers): `None` when missing,
@@ -375,7 +363,7 @@ mod tests {
         std::fs::write(dir.join(".git/config"), "[core]\n\thooksPath = .githooks\n").unwrap();
         let repo = Repository::at(&dir.join("src"));
         assert_eq!(repo.root, dir);
-        assert_eq!(repo.hooks_path, Some(dir.join(".githooks")));
+        assert_eq!(repo.hooks_paths, vec![dir.join(".githooks")]);
         assert_eq!(
             repo.relative(&dir.join("src/a.rs")).as_deref(),
             Some("src/a.rs")

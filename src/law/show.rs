@@ -255,7 +255,9 @@ impl Law {
         json!({
             "root": self.repo.root,
             "git_dir": self.repo.git_dir,
-            "hooks_path": self.repo.hooks_path,
+            "hooks_path": self.repo.hooks_paths.last(),
+            "hooks_paths": self.repo.hooks_paths,
+            "included_configs": self.repo.included_configs,
             "files": self.files().into_iter().map(|(file, status)| json!({"file": file, "status": status})).collect::<Vec<_>>(),
             "frozen": self.frozen(),
             "trust": self.policy.trust.as_str(),
