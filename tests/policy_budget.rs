@@ -16,10 +16,8 @@ struct Repo(PathBuf);
 
 impl Repo {
     fn new(name: &str) -> Repo {
-        let dir = std::env::temp_dir().join(format!(
-            "portcullis-budget-{}-{name}",
-            std::process::id()
-        ));
+        let dir =
+            std::env::temp_dir().join(format!("portcullis-budget-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(dir.join(".git")).unwrap();
         std::fs::create_dir_all(dir.join("src")).unwrap();
@@ -78,14 +76,23 @@ fn policy_files_together_past_the_shared_byte_budget() {
     // read last finds nothing left.
     let full = Repo::new("bytes-full");
     full.write(".cage.yaml", &padded_yaml("protect: []\n", file));
-    full.write(".gitagent/foreman/MANIFEST.yaml", &padded_yaml(MANIFEST, file));
+    full.write(
+        ".gitagent/foreman/MANIFEST.yaml",
+        &padded_yaml(MANIFEST, file),
+    );
     full.write(".veritas-kanban/workspace-trust.json", TRUST);
     let ls = full.judge("ls");
     assert_eq!(ls.verdict(), Verdict::Blocked, "{:?}", ls.top);
     assert_eq!(ls.top.rule, "trust.policy_too_large", "{:?}", ls.top);
-    assert!(ls.top.reason.contains("workspace-trust.json"), "{}", ls.top.reason);
     assert!(
-        ls.top.reason.contains("0 bytes the repository's other policy files left"),
+        ls.top.reason.contains("workspace-trust.json"),
+        "{}",
+        ls.top.reason
+    );
+    assert!(
+        ls.top
+            .reason
+            .contains("0 bytes the repository's other policy files left"),
         "the reason says how much was left: {}",
         ls.top.reason
     );
@@ -117,7 +124,11 @@ fn policy_files_together_past_the_shared_byte_budget() {
     );
     let ls = over.judge("ls");
     assert_eq!(ls.top.rule, "trust.policy_too_large", "{:?}", ls.top);
-    assert!(ls.top.reason.contains(&format!("over the {} bytes", TRUST.len())));
+    assert!(
+        ls.top
+            .reason
+            .contains(&format!("over the {} bytes", TRUST.len()))
+    );
 }
 
 #[test]
@@ -157,7 +168,11 @@ fn policy_files_together_past_the_shared_key_budget() {
         if trust_fits {
             assert_eq!(ls.verdict(), Verdict::Free, "{name}: {:?}", ls.top);
         } else {
-            assert_eq!(ls.top.rule, "trust.policy_too_large", "{name}: {:?}", ls.top);
+            assert_eq!(
+                ls.top.rule, "trust.policy_too_large",
+                "{name}: {:?}",
+                ls.top
+            );
             assert!(
                 ls.top.reason.contains("left of the shared limit"),
                 "{name}: {}",
@@ -177,7 +192,10 @@ fn a_file_past_the_budget_does_not_hide_the_others_law() {
         ".cage.yaml",
         &padded_yaml("protect:\n  - path: src/keep.txt\n", file),
     );
-    repo.write(".gitagent/foreman/MANIFEST.yaml", &padded_yaml(MANIFEST, file));
+    repo.write(
+        ".gitagent/foreman/MANIFEST.yaml",
+        &padded_yaml(MANIFEST, file),
+    );
     repo.write(".gitagent/foreman/MANIFEST.json", "{}");
     let keep = repo.judge("echo x > src/keep.txt");
     assert_eq!(keep.verdict(), Verdict::Blocked, "{:?}", keep.top);

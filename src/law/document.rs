@@ -112,7 +112,11 @@ impl Counts {
         self.keys.set(self.keys.get() + 1);
         if self.keys.get() > self.limit.keys {
             self.over.set(true);
-            return Err(format!("has more than {} keys ({})", self.limit.keys, limit_name(self.limit.keys, MAX_KEYS)));
+            return Err(format!(
+                "has more than {} keys ({})",
+                self.limit.keys,
+                limit_name(self.limit.keys, MAX_KEYS)
+            ));
         }
         Ok(())
     }
@@ -122,7 +126,11 @@ impl Counts {
         self.items.set(self.items.get() + 1);
         if self.items.get() > self.limit.items {
             self.over.set(true);
-            return Err(format!("has more than {} list items ({})", self.limit.items, limit_name(self.limit.items, MAX_ITEMS)));
+            return Err(format!(
+                "has more than {} list items ({})",
+                self.limit.items,
+                limit_name(self.limit.items, MAX_ITEMS)
+            ));
         }
         Ok(())
     }

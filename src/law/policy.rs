@@ -548,9 +548,13 @@ fn load_gantry(root: &Path, budget: &mut Budget) -> Result<Option<Gantry>, Probl
     let (file, doc) = match (yaml, json) {
         (None, None) => return Ok(None),
         (Some(y), json) => {
-            let doc = budget.yaml(&y).map_err(|e| Fault::from(e).at(MANIFEST_YAML))?;
+            let doc = budget
+                .yaml(&y)
+                .map_err(|e| Fault::from(e).at(MANIFEST_YAML))?;
             if let Some(j) = json {
-                let other = budget.json(&j).map_err(|e| Fault::from(e).at(MANIFEST_JSON))?;
+                let other = budget
+                    .json(&j)
+                    .map_err(|e| Fault::from(e).at(MANIFEST_JSON))?;
                 if strip_lines(&other) != strip_lines(&doc) {
                     return Err(Fault::from(
                         "MANIFEST.yaml and MANIFEST.json both exist and say different things"
@@ -563,7 +567,9 @@ fn load_gantry(root: &Path, budget: &mut Budget) -> Result<Option<Gantry>, Probl
         }
         (None, Some(j)) => (
             MANIFEST_JSON,
-            budget.json(&j).map_err(|e| Fault::from(e).at(MANIFEST_JSON))?,
+            budget
+                .json(&j)
+                .map_err(|e| Fault::from(e).at(MANIFEST_JSON))?,
         ),
     };
     let problem = |message: String| Fault::from(message).at(file);
