@@ -5,6 +5,15 @@
 //! a [`CliError`] for a usage error (exit 2). Every subcommand answers
 //! `-h`/`--help`; an option's value may follow it (`--threads 2`) or be
 //! joined to it (`--threads=2`); the words after `--` are never options.
+//!
+//! Why lexopt and not clap: start-up cost, as instructions of a whole run
+//! under callgrind (`valgrind --tool=callgrind portcullis check -- ls`,
+//! release build without LTO). portcullis with the hand-written parser
+//! before: 743,498; with lexopt: 741,937. A program that only parses
+//! `check -- ls` and prints it: by hand 300,370, lexopt 303,240 (+2,870),
+//! clap 4.6 with derive and every subcommand declared 404,595 (+104,225,
+//! which is 14% of a whole `check`), and its binary 525 KB larger (lexopt:
+//! 11 KB).
 
 pub mod help;
 pub mod progress;
