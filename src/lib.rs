@@ -27,6 +27,7 @@
     deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
 )]
 
+pub mod catalogue;
 pub mod engine;
 pub mod feeds;
 pub mod floor;

@@ -754,3 +754,73 @@ impl<R: std::io::BufRead> std::io::BufRead for CountingReader<R> {
         self.inner.consume(amount);
     }
 }
+
+/// The inputs of `portcullis replay SOURCE…`: each source as it is given
+/// (a file, or `-` for stdin), except that a folder stands for every
+/// `.jsonl` file under it (eight levels deep at most, a folder of Claude
+/// Code transcripts such as `~/.claude/projects`), in sorted order.
+/// Returns the list in the order the sources were given.
+pub fn inputs(sources: &[String]) -> Vec<String> {
+    let mut inputs = Vec::new();
+    for source in sources {
+        let path = std::path::Path::new(source);
+        if source != "-" && path.is_dir() {
+            let mut found = Vec::new();
+            transcripts_under(path, 0, &mut found);
+            found.sort();
+            inputs.extend(found.into_iter().map(|p| p.to_string_lossy().into_owned()));
+        } else {
+            inputs.push(source.clone());
+        }
+    }
+    inputs
+}
+
+/// Adds every `.jsonl` file under `dir` to `found`, descending into
+/// folders while `depth` is below eight; an unreadable folder adds nothing.
+fn transcripts_under(dir: &std::path::Path, depth: usize, found: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        match entry.file_type() {
+            Ok(kind) if kind.is_dir() && depth < 8 => transcripts_under(&path, depth + 1, found),
+            Ok(kind) if kind.is_file() && path.extension().is_some_and(|e| e == "jsonl") => {
+                found.push(path)
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Opens one input of [`inputs`] for [`run`]: `-` is stdin, anything else
+/// a file. Returns its format (`forced`, or detected from its name and
+/// head) and a buffered reader, or the error of opening it, naming it.
+pub fn open(source: &str, forced: Option<history::Format>) -> std::io::Result<Opened> {
+    let reader: Box<dyn std::io::Read + Send> = if source == "-" {
+        Box::new(std::io::stdin())
+    } else {
+        Box::new(
+            std::fs::File::open(source)
+                .map_err(|e| std::io::Error::new(e.kind(), format!("cannot open {source}: {e}")))?,
+        )
+    };
+    let reader = std::io::BufReader::with_capacity(64 * 1024, reader);
+    let path = (source != "-").then(|| std::path::Path::new(source));
+    history::open(path, reader, forced)
+}
+
+/// The bytes `inputs` hold together, when every one is a file whose size
+/// can be read (for a progress bar); `None` when one is stdin or cannot be
+/// read.
+pub fn total_bytes(inputs: &[String]) -> Option<u64> {
+    inputs
+        .iter()
+        .map(|s| {
+            (s != "-")
+                .then(|| std::fs::metadata(s).ok().map(|m| m.len()))
+                .flatten()
+        })
+        .sum()
+}

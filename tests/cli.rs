@@ -1,6 +1,6 @@
 //! Spawns the real binary: the Claude Code hook with real PreToolUse JSON
 //! (good and bad input), and the `check`, `explain`, `replay` and `rules`
-//! commands.
+//! commands, every subcommand's `--help`, `--option=value` and usage errors.
 
 use serde_json::Value;
 use std::io::Write;
@@ -315,6 +315,149 @@ fn cli_errors_are_one_line_and_exit_2() {
     ] {
         let out = bin().args(&args).output().expect("run");
         assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.starts_with("portcullis: "), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}
+
+/// Every subcommand, as `portcullis help` lists them.
+const SUBCOMMANDS: [&str; 7] = [
+    "hook",
+    "check",
+    "explain",
+    "replay",
+    "policy",
+    "opencode-permissions",
+    "rules",
+];
+
+#[test]
+fn every_subcommand_answers_help() {
+    for name in SUBCOMMANDS {
+        for args in [[name, "--help"], [name, "-h"], ["help", name]] {
+            // No stdin: `hook --help` must not wait for a request.
+            let out = run_with_stdin(&args, b"");
+            assert_eq!(out.status.code(), Some(0), "{args:?}");
+            let text = String::from_utf8_lossy(&out.stdout);
+            assert!(
+                text.starts_with(&format!("usage: portcullis {name}")),
+                "{args:?}: {text}"
+            );
+            assert!(text.contains("--help"), "{args:?}: {text}");
+            assert!(out.stderr.is_empty(), "{args:?}");
+        }
+    }
+    let out = bin().arg("--help").output().expect("run");
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    for name in SUBCOMMANDS {
+        assert!(text.contains(&format!("portcullis {name}")), "{name}");
+    }
+}
+
+#[test]
+fn check_judges_the_words_after_the_double_dash_as_one_argv() {
+    let out = bin()
+        .args(["check", "--", "bash", "-c", "rm -rf /"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(20), "bash -c \"rm -rf /\"");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("BLOCKED floor.rm.root"), "{text}");
+    let out = bin()
+        .args([
+            "check",
+            "--json",
+            "--",
+            "sudo",
+            "sh",
+            "-c",
+            "git reset --hard",
+        ])
+        .output()
+        .expect("run");
+    let value: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(value["verdict"], "BLOCKED", "{value}");
+    // One word is still a whole command line.
+    for (command, code) in [("ls | wc", 0), ("ls; git push", 10)] {
+        let out = bin().args(["check", "--", command]).output().expect("run");
+        assert_eq!(out.status.code(), Some(code), "{command}");
+    }
+    // Words that read the same unquoted join to the same line.
+    let out = bin()
+        .args(["check", "git", "status"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(0));
+    // After `--`, `--help` is a word of the command, not an option.
+    let out = bin().args(["check", "--", "--help"]).output().expect("run");
+    assert_eq!(out.status.code(), Some(30));
+    assert!(!String::from_utf8_lossy(&out.stdout).starts_with("usage"));
+}
+
+#[test]
+fn option_values_may_be_joined_with_equals() {
+    let rows = {
+        let out = run_with_stdin(
+            &["replay", "--threads=2", "--format=lines", "--json", "-"],
+            b"ls\ngit push\n",
+        );
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).expect("one JSON object a line"))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(verdicts_of(&rows), ["FREE", "SIGNED"]);
+    // `--format=lines` reads JSON as plain lines, not as JSONL.
+    let rows = replay_rows("lines", b"\"ls\"\n");
+    assert_eq!(rows[0]["command"], "\"ls\"");
+    let out = run_with_stdin(&["replay", "--format=jsonl", "--json", "-"], b"\"ls\"\n");
+    let row: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(row["command"], "ls");
+    let out = bin()
+        .args(["check", "--cwd=/", "--", "rm -rf .."])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(20), "`..` of / is the root");
+    let (d, _) = decision(&run_with_stdin(
+        &["hook", "--unknown=ask"],
+        &request("frobnicate-xyz"),
+    ));
+    assert_eq!(d, "ask");
+}
+
+#[test]
+fn unknown_options_and_bad_values_are_usage_errors() {
+    for args in [
+        &["check", "--bogus", "--", "ls"][..],
+        &["check", "-x", "--", "ls"],
+        &["check", "--tree", "--", "ls"],
+        &["check", "--json=yes", "--", "ls"],
+        &["check", "--cwd"],
+        &["explain", "--json", "--", "ls"],
+        &["replay", "--bogus", "-"],
+        &["replay", "--threads=0", "-"],
+        &["replay", "--threads=two", "-"],
+        &["replay", "--format=csv", "-"],
+        &["replay", "--fail-on=FREE", "-"],
+        &["policy", "--bogus"],
+        &["policy", "/", "/tmp"],
+        &["rules", "--bogus"],
+        &["opencode-permissions", "--bogus"],
+        &["hook", "--bogus"],
+        &["hook", "--free=maybe"],
+        &["help", "frob"],
+        &["--bogus"],
+    ] {
+        let out = run_with_stdin(args, b"ls\n");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(stderr.starts_with("portcullis: "), "{args:?}: {stderr}");
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");

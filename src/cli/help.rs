@@ -1,0 +1,129 @@
+//! The texts `--help` prints: the usage of every command at once, and the
+//! help of each subcommand.
+
+/// Every command's usage: `portcullis --help`, and after a usage error.
+pub const USAGE: &str = "usage:
+  portcullis hook [--host claude|opencode] [--free allow|defer] [--unknown defer|ask]
+  portcullis check [--json] [--cwd DIR] -- COMMAND
+  portcullis explain [--tree] [--cwd DIR] -- COMMAND
+  portcullis replay [--format auto|lines|jsonl|sessions|bash|zsh|fish|claude] [--json | --summary-json]
+                    [--fail-on SIGNED|BLOCKED] [--threads N] [--cwd DIR] FILE…|DIR|-
+  portcullis policy [--json] [DIR]
+  portcullis opencode-permissions
+  portcullis rules [--verbs]";
+
+/// `portcullis hook --help`.
+pub const HOOK: &str =
+    "usage: portcullis hook [--host claude|opencode] [--free allow|defer] [--unknown defer|ask]
+
+Reads one tool-call request on stdin (Claude Code's PreToolUse JSON, or
+OpenCode's) and writes the decision on stdout. Exit 0 with a decision or
+none; exit 2 on bad input, which Claude Code takes as a block.
+
+options:
+  --host claude|opencode  who asks: Claude Code (the default), or OpenCode,
+                          which gets a JSON verdict object
+  --free allow|defer      FREE: allow (the default), or print nothing and let
+                          the host's own rules decide
+  --unknown defer|ask     UNKNOWN: print nothing (the default), or ask
+  -h, --help              print this help
+
+A value may also be joined to its option: --host=opencode.";
+
+/// `portcullis check --help`.
+pub const CHECK: &str = "usage: portcullis check [--json] [--cwd DIR] -- COMMAND
+
+Judges one command without running it. Exit 0 FREE, 10 SIGNED, 20 BLOCKED,
+30 UNKNOWN; 2 for a usage error.
+
+COMMAND is one word holding a whole command line (check -- 'ls | wc'), or
+several words that are one argv (check -- bash -c \"rm -rf /\"), quoted back
+into the command line that runs exactly those words.
+
+options:
+  --json      print one JSON object: verdict, rule, reason, remediation
+  --cwd DIR   judge as if run in DIR (default: the current folder)
+  -h, --help  print this help
+
+A value may also be joined to its option: --cwd=DIR.";
+
+/// `portcullis explain --help`.
+pub const EXPLAIN: &str = "usage: portcullis explain [--tree] [--cwd DIR] -- COMMAND
+
+Shows how one command is judged: each simple command, each wrapper peeled,
+each finding, and the decision. Exit codes and COMMAND as for check.
+
+options:
+  --tree      print the syntax tree first
+  --cwd DIR   judge as if run in DIR (default: the current folder)
+  -h, --help  print this help
+
+A value may also be joined to its option: --cwd=DIR.";
+
+/// `portcullis replay --help`.
+pub const REPLAY: &str =
+    "usage: portcullis replay [--format auto|lines|jsonl|sessions|bash|zsh|fish|claude]
+                         [--json | --summary-json] [--fail-on SIGNED|BLOCKED]
+                         [--threads N] [--cwd DIR] FILE…|DIR|-
+
+Judges every command of a history (files, every .jsonl under a folder, or
+stdin for -) and prints a one-screen summary. Exit 0, or 1 with --fail-on.
+
+options:
+  --format FORMAT    the history's format (default auto: detected from the
+                     file's name and first lines)
+  --json             one JSON object a command instead of the summary
+  --summary-json     the summary as one JSON object
+  --fail-on VERDICT  exit 1 when any command reached SIGNED or BLOCKED
+  --threads N        judge on N threads (default: the cores, up to 8)
+  --cwd DIR          the folder of commands whose history names none
+                     (default: the current folder)
+  -h, --help         print this help
+
+A value may also be joined to its option: --threads=2.";
+
+/// `portcullis policy --help`.
+pub const POLICY: &str = "usage: portcullis policy [--json] [DIR]
+
+Prints the effective path law of the repository holding DIR: every protected
+path, zone and root, where it comes from, and the verdict a write there
+gets; invalid policy files are named.
+
+options:
+  --json      print it as one JSON object
+  --cwd DIR   the folder when DIR is not given (default: the current folder)
+  -h, --help  print this help";
+
+/// `portcullis opencode-permissions --help`.
+pub const OPENCODE_PERMISSIONS: &str = "usage: portcullis opencode-permissions
+
+Prints a permission.bash block for opencode.json, made from the lexicon:
+what portcullis signs, OpenCode asks.
+
+options:
+  -h, --help  print this help";
+
+/// `portcullis rules --help`.
+pub const RULES: &str = "usage: portcullis rules [--verbs]
+
+Prints the rule catalogue: the blocked floor, the other rule families, and
+the lexicon by effect class.
+
+options:
+  --verbs     every verb of the lexicon instead: verb, class, verdict and
+              rules file, tab-separated
+  -h, --help  print this help";
+
+/// The help of subcommand `name`, or `None` for a name that is none.
+pub fn of(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "hook" => HOOK,
+        "check" => CHECK,
+        "explain" => EXPLAIN,
+        "replay" => REPLAY,
+        "policy" => POLICY,
+        "opencode-permissions" => OPENCODE_PERMISSIONS,
+        "rules" => RULES,
+        _ => return None,
+    })
+}
