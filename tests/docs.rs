@@ -715,6 +715,25 @@ fn named_paths(text: &str) -> Vec<String> {
     paths
 }
 
+/// The targets of a markdown file's relative links (`[x](page.md#part)`),
+/// without their anchors.
+fn relative_links(text: &str) -> Vec<String> {
+    let mut links = Vec::new();
+    for (at, _) in text.match_indices("](") {
+        let rest = &text[at + 2..];
+        let Some(end) = rest.find(')') else { continue };
+        let target = &rest[..end];
+        if target.contains("://") || target.starts_with('#') || target.contains(' ') {
+            continue;
+        }
+        let target = target.split('#').next().unwrap_or(target);
+        if !target.is_empty() {
+            links.push(target.to_string());
+        }
+    }
+    links
+}
+
 #[test]
 fn docs_name_only_paths_that_exist() {
     let root = root();
@@ -732,6 +751,15 @@ fn docs_name_only_paths_that_exist() {
     let mut missing = Vec::new();
     for page in &pages {
         let text = fs::read_to_string(page).unwrap_or_else(|e| panic!("{}: {e}", page.display()));
+        for link in relative_links(&text) {
+            let dir = page.parent().unwrap_or(&root);
+            if !dir.join(&link).exists() {
+                missing.push(format!(
+                    "{}: link to {link}",
+                    page.strip_prefix(&root).unwrap_or(page).display()
+                ));
+            }
+        }
         for path in named_paths(&text) {
             if !root.join(&path).exists() {
                 missing.push(format!(
