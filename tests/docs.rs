@@ -54,6 +54,9 @@ fn cell(text: &str) -> String {
 
 /// A code span on one line, safe in a table cell, whatever backticks it holds.
 fn code(text: &str) -> String {
+    if text.is_empty() {
+        return "`\"\"` (empty)".to_string();
+    }
     let text = cell(text);
     let mut fence = String::from("`");
     while text.contains(fence.as_str()) {
@@ -516,7 +519,7 @@ fn render_lexicon(out: &mut String, dir: &Path) {
         let noun = if count == 1 { "verb" } else { "verbs" };
         let _ = writeln!(
             sections,
-            "### `rules/lexicon/{}` ({count} {noun})\n\n{}\n{body}",
+            "### `rules/lexicon/{}` ({count} {noun})\n\n{}\n\n{body}",
             file_name(&path),
             str_of(&file, "about").replace('\n', " "),
         );
