@@ -782,6 +782,17 @@ fn docs_name_only_paths_that_exist() {
 }
 
 #[test]
+fn paths_and_links_are_read_from_markdown() {
+    let text = "`src/none.rs`, `rules/lexicon/*.json`, `tests/data/fuzz/<target>/`, \
+                `src/auth/`, `ls src/`, [a](docs/x.md#y), [b](https://e.org), [c](#z)";
+    assert_eq!(
+        named_paths(text),
+        ["src/none.rs", "rules/lexicon", "tests/data/fuzz"]
+    );
+    assert_eq!(relative_links(text), ["docs/x.md"]);
+}
+
+#[test]
 fn code_spans_are_fenced_around_backticks() {
     assert_eq!(code("ls"), "`ls`");
     assert_eq!(code("a`b"), "`` a`b ``");
