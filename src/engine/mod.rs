@@ -1,6 +1,6 @@
 //! The engine: one command line and its location in, one [`Decision`] out.
 //!
-//! Runs the pipeline of `DESIGN.md` over every simple command the shell
+//! Runs the pipeline of `docs/architecture.md` over every simple command the shell
 //! lane finds: peel wrappers (re-parsing `bash -c`, `eval` and literal
 //! heredocs fed to a shell), then the blocked floor, the verb lexicon and the
 //! write targets. Every stage reports [`Finding`]s; the strictest wins.
