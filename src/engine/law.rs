@@ -746,9 +746,33 @@ impl Run<'_> {
                 None
             };
             if let Some(folder) = folder {
-                self.write_target(&folder, cwd.clone(), Reach::Path, part, depth);
+                let reach = self.unpacking_reach(&folder, cwd.as_deref());
+                self.write_target(&folder, cwd.clone(), reach, part, depth);
             }
         }
+    }
+
+    /// How far files written into `folder` reach: an archive or patch
+    /// unpacked into a folder may write anything beneath it. Inside a
+    /// hidden folder (`.git`, `.github`, `.claude`, `.gitagent`, where
+    /// tools keep the code and config they run) the whole tree is judged
+    /// (`tar -x -C .git` writes `hooks/`); elsewhere the folder itself is,
+    /// and rules covering it cover what lands in it (unpacking at the
+    /// project root or into `vendor/` stays an ordinary write).
+    pub(super) fn unpacking_reach(&self, folder: &Word, cwd: Option<&Path>) -> Reach {
+        let target = self.location.resolve_in(folder, cwd);
+        let hidden = |path: &Path| {
+            path.components().any(|c| {
+                let name = c.as_os_str().as_encoded_bytes();
+                name.len() > 1 && name.starts_with(b".") && name != b".."
+            })
+        };
+        let inside = match &target.path {
+            Some(path) => hidden(path) || target.physical.as_deref().is_some_and(hidden),
+            // Only known when it runs: judged whole.
+            None => true,
+        };
+        if inside { Reach::Tree } else { Reach::Path }
     }
 
     /// `perl -pi -e … FILE`, `ruby -i -pe … FILE`: the files after the code

@@ -440,7 +440,10 @@ impl Run<'_> {
             // covering it cover them.
             let last = classified.writes.last() == Some(write);
             let into_cwd = matches!(write, Written::Cwd);
-            let reach = if verb == "mv" && last || into_cwd {
+            let reach = if into_cwd {
+                let here = Word::literal(".");
+                Some(self.unpacking_reach(&here, cwd.as_deref()))
+            } else if verb == "mv" && last {
                 Some(Reach::Path)
             } else {
                 reach
