@@ -924,6 +924,7 @@ struct InlineFile {
     effects: BTreeMap<String, InlineEffect>,
     python: Vec<InlineCall>,
     javascript: Vec<InlineCall>,
+    python_shadowed: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -1095,6 +1096,24 @@ fn emit_inline(path: &Path, out: &mut String) -> BuildResult<()> {
             &rows,
         );
     }
+    let mut shadowed = file.python_shadowed.clone();
+    shadowed.sort();
+    shadowed.dedup();
+    if shadowed.len() != file.python_shadowed.len()
+        || shadowed
+            .iter()
+            .any(|m| m.is_empty() || !m.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'))
+    {
+        return Err(format!(
+            "{}: python_shadowed holds module names, each once",
+            path.display()
+        ));
+    }
+    let _ = writeln!(
+        out,
+        "/// Python's own modules, sorted: a file of the same name in the folder Python puts first on its module path runs instead (from `rules/inline.json`).\npub static PYTHON_SHADOWED: &[&str] = {};\n",
+        str_slice(&shadowed)
+    );
     Ok(())
 }
 

@@ -578,8 +578,21 @@ impl Run<'_> {
             }
         };
         let origin = format!("in {}", limits::clip(&path.value, 80));
+        let script_folder = self
+            .location
+            .resolve_in(path, cwd.as_deref())
+            .path
+            .and_then(|p| p.parent().map(Path::to_path_buf));
         match lane {
-            Some(lane) => self.lane(lane, &text, &origin, site, depth, cwd),
+            Some(lane) => self.lane_in(
+                lane,
+                &text,
+                &origin,
+                site,
+                depth,
+                cwd,
+                script_folder.as_deref(),
+            ),
             None => {
                 self.note(depth, || {
                     format!("{who} runs the shell script {}", path.value)
@@ -878,9 +891,10 @@ impl Run<'_> {
         (full.is_file() && !self.was_written(Some(&full))).then_some(verb)
     }
 
-    /// Has a lane read `text` and judges what it found. Returns true when
-    /// the lane's verdict replaces the lexicon's (always, but for the
-    /// token-scanned languages, which stay exec).
+    /// Has a lane read `text` (code given on the command line or stdin,
+    /// whose module folder is the working folder) and judges what it
+    /// found. Returns true when the lane's verdict replaces the lexicon's
+    /// (always, but for the token-scanned languages, which stay exec).
     fn lane(
         &mut self,
         lane: Lane,
@@ -889,6 +903,23 @@ impl Run<'_> {
         site: &Site,
         depth: usize,
         cwd: Option<PathBuf>,
+    ) -> bool {
+        let modules = cwd.clone();
+        self.lane_in(lane, text, origin, site, depth, cwd, modules.as_deref())
+    }
+
+    /// [`Run::lane`] for code whose module folder (first on Python's
+    /// module path) is `modules`: a script's own folder.
+    #[allow(clippy::too_many_arguments)]
+    fn lane_in(
+        &mut self,
+        lane: Lane,
+        text: &str,
+        origin: &str,
+        site: &Site,
+        depth: usize,
+        cwd: Option<PathBuf>,
+        modules: Option<&Path>,
     ) -> bool {
         let part = site.command.text.as_str();
         if depth > limits::MAX_PEEL_DEPTH {
@@ -935,6 +966,9 @@ impl Run<'_> {
                     )
                 });
                 let analysis = inline::analyse(language, text, 0);
+                if language == Language::Python {
+                    self.python_local_modules(text, modules, part, depth);
+                }
                 self.judge_code(language, &analysis, origin, site, depth, cwd);
                 true
             }

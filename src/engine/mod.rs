@@ -24,6 +24,7 @@ use std::path::PathBuf;
 mod code;
 mod gitctl;
 mod law;
+mod modules;
 mod named;
 mod patch;
 mod verb;
