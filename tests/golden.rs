@@ -162,6 +162,62 @@ const REQUESTS: &[(&str, &str)] = &[
         r#"{"tool_name":"Grep","tool_input":{"pattern":"x","path":["/home/u"]},"cwd":"$CWD"}"#,
     ),
     (
+        "bash with tool_input a string",
+        r#"{"tool_name":"Bash","tool_input":"rm -rf /","cwd":"$CWD"}"#,
+    ),
+    (
+        "bash with command null",
+        r#"{"tool_name":"Bash","tool_input":{"command":null},"cwd":"$CWD"}"#,
+    ),
+    (
+        "tool_name null, tool Read: bash",
+        r#"{"tool_name":null,"tool":"Read","tool_input":{"command":"rm -rf ~","file_path":"/etc/passwd"},"cwd":"$CWD"}"#,
+    ),
+    (
+        "cwd not a string",
+        r#"{"tool_name":"Bash","tool_input":{"command":"rm -rf .."},"cwd":["/"]}"#,
+    ),
+    (
+        "args used when tool_input is absent",
+        r#"{"tool_name":"Bash","args":{"command":"git clean -fdx"},"cwd":"$CWD"}"#,
+    ),
+    (
+        "tool_input wins over args, even null",
+        r#"{"tool_name":"Bash","tool_input":null,"args":{"command":"ls"},"cwd":"$CWD"}"#,
+    ),
+    (
+        "edit with replace_all not a boolean",
+        r#"{"tool_name":"Edit","tool_input":{"file_path":"$CWD/.claude/settings.json","old_string":"a","new_string":"b","replace_all":"yes"},"cwd":"$CWD"}"#,
+    ),
+    (
+        "edit with old_string a number, oldString text",
+        r#"{"tool_name":"Edit","tool_input":{"file_path":"$CWD/CLAUDE.md","old_string":1,"oldString":"a","new_string":"b"},"cwd":"$CWD"}"#,
+    ),
+    (
+        "write with content a number, then edits",
+        r#"{"tool_name":"Write","tool_input":{"file_path":"$CWD/Makefile","content":5,"edits":[{"old_string":"a","new_string":"all:\n\trm -rf ~"}]},"cwd":"$CWD"}"#,
+    ),
+    (
+        "multiedit with an element that is not an object",
+        r#"{"tool_name":"MultiEdit","tool_input":{"file_path":"$CWD/package.json","edits":[{"old_string":"a","new_string":"b"},"x"]},"cwd":"$CWD"}"#,
+    ),
+    (
+        "multiedit with edits null",
+        r#"{"tool_name":"MultiEdit","tool_input":{"file_path":"$CWD/package.json","edits":null,"old_string":"a","new_string":"b"},"cwd":"$CWD"}"#,
+    ),
+    (
+        "read with notebook_path null before filePath",
+        r#"{"tool_name":"Read","tool_input":{"notebook_path":null,"filePath":"/home/u/.ssh/id_rsa"},"cwd":"$CWD"}"#,
+    ),
+    (
+        "grep with glob null and include",
+        r#"{"tool_name":"Grep","tool_input":{"pattern":"x","glob":null,"include":".env*","path":null},"cwd":"$CWD"}"#,
+    ),
+    (
+        "grep with glob a number",
+        r#"{"tool_name":"Grep","tool_input":{"pattern":"x","glob":1,"include":"*.rs"},"cwd":"$CWD"}"#,
+    ),
+    (
         "grep with tool_input a list",
         r#"{"tool_name":"Grep","tool_input":["x"],"cwd":"$CWD"}"#,
     ),
