@@ -10,62 +10,11 @@
 
 use portcullis::{Location, Verdict, evaluate};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 mod common;
 
-use common::Scratch;
-
-/// Where the commands come from.
-struct Corpora {
-    dir: PathBuf,
-    /// The whole shared corpora (else the sample).
-    full: bool,
-}
-
-impl Corpora {
-    /// `full` when the whole corpora are read, else `sample`.
-    fn pick<T>(&self, full: T, sample: T) -> T {
-        if self.full { full } else { sample }
-    }
-}
-
-fn corpora() -> Corpora {
-    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let sample = manifest.join("tests/data/corpora-sample");
-    if let Some(shared) = std::env::var_os("PORTCULLIS_SHARED") {
-        if shared.is_empty() {
-            return Corpora {
-                dir: sample,
-                full: false,
-            };
-        }
-        let dir = PathBuf::from(shared).join("corpora");
-        assert!(
-            dir.is_dir(),
-            "PORTCULLIS_SHARED is set but {} is not a folder",
-            dir.display()
-        );
-        return Corpora { dir, full: true };
-    }
-    let shared = ["..", "../..", "../../.."]
-        .iter()
-        .map(|up| manifest.join(up).join("shared/corpora"))
-        .find(|dir| dir.is_dir());
-    match shared {
-        Some(dir) => Corpora { dir, full: true },
-        None => {
-            println!(
-                "shared corpora not found (set PORTCULLIS_SHARED); using the sample in {}",
-                sample.display()
-            );
-            Corpora {
-                dir: sample,
-                full: false,
-            }
-        }
-    }
-}
+use common::{Scratch, shared_corpora as corpora};
 
 fn lines(path: &Path) -> Vec<String> {
     let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));

@@ -9,6 +9,7 @@ use std::collections::BTreeSet;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, Once};
 
 /// One labelled case.
 pub struct Case {
@@ -388,4 +389,82 @@ pub fn check_binary(cwd: &Path, command: &str) -> (String, String) {
         value["verdict"].as_str().unwrap_or("").to_string(),
         value["rule"].as_str().unwrap_or("").to_string(),
     )
+}
+
+/// Folders to remove when the test process exits: for fixtures built once
+/// per process (a `static`, which is never dropped).
+pub fn remove_at_exit(path: &Path) {
+    static FOLDERS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+    static REGISTER: Once = Once::new();
+    extern "C" fn remove_all() {
+        if let Ok(folders) = FOLDERS.lock() {
+            for folder in folders.iter() {
+                let _ = std::fs::remove_dir_all(folder);
+            }
+        }
+    }
+    if let Ok(mut folders) = FOLDERS.lock() {
+        folders.push(path.to_path_buf());
+    }
+    REGISTER.call_once(|| {
+        // SAFETY: registers a plain function, run once at process exit.
+        unsafe {
+            libc::atexit(remove_all);
+        }
+    });
+}
+
+/// Where the shared corpora's commands come from.
+pub struct Corpora {
+    pub dir: PathBuf,
+    /// The whole shared corpora (else the sample).
+    pub full: bool,
+}
+
+impl Corpora {
+    /// `full` when the whole corpora are read, else `sample`.
+    pub fn pick<T>(&self, full: T, sample: T) -> T {
+        if self.full { full } else { sample }
+    }
+}
+
+/// The shared corpora: `$PORTCULLIS_SHARED/corpora`, else `shared/corpora`
+/// one to three folders above the checkout, else the sample in
+/// `tests/data/corpora-sample/`. `PORTCULLIS_SHARED` set to a folder
+/// without `corpora/` fails the test; set empty, it picks the sample.
+pub fn shared_corpora() -> Corpora {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let sample = manifest.join("tests/data/corpora-sample");
+    if let Some(shared) = std::env::var_os("PORTCULLIS_SHARED") {
+        if shared.is_empty() {
+            return Corpora {
+                dir: sample,
+                full: false,
+            };
+        }
+        let dir = PathBuf::from(shared).join("corpora");
+        assert!(
+            dir.is_dir(),
+            "PORTCULLIS_SHARED is set but {} is not a folder",
+            dir.display()
+        );
+        return Corpora { dir, full: true };
+    }
+    let shared = ["..", "../..", "../../.."]
+        .iter()
+        .map(|up| manifest.join(up).join("shared/corpora"))
+        .find(|dir| dir.is_dir());
+    match shared {
+        Some(dir) => Corpora { dir, full: true },
+        None => {
+            println!(
+                "shared corpora not found (set PORTCULLIS_SHARED); using the sample in {}",
+                sample.display()
+            );
+            Corpora {
+                dir: sample,
+                full: false,
+            }
+        }
+    }
 }
