@@ -165,10 +165,63 @@ fn fixed_place_cases_ignore_hostile_files() {
         }
     }
     println!("{judged} fixed-place cases among {written} hostile files");
+    assert!(written >= 40, "only {written} hostile files written");
     assert!(judged >= places.fixed.len(), "only {judged} cases judged");
     assert!(
         differ.is_empty(),
         "files on disk change these fixed-place cases:\n{}",
         differ.join("\n")
+    );
+}
+
+/// A repository with an unreadable policy file (`.cage.yaml`) is read in
+/// the strictest way: every write in it is BLOCKED. Such a folder at the
+/// fixed place does change the cases that write there (SIGNED
+/// `rm -rf ~/proj/build` becomes BLOCKED `cage.cage_config`), so their
+/// labels assume no policy file there; what must hold is that a policy
+/// file never makes any of them weaker, nor FREE.
+#[test]
+fn a_hostile_policy_file_at_the_fixed_place_makes_nothing_weaker() {
+    let cases = load_cases();
+    let places = Places::load();
+    let empty = Scratch::new("policy-empty");
+    let hostile = Scratch::new("policy-hostile");
+    let (empty_at, hostile_at) = (mirror(&empty), mirror(&hostile));
+    let cwd = hostile_at.cwd.clone().expect("cwd");
+    fill_hostile(&cwd, &cases);
+    std::fs::create_dir_all(cwd.join(".git")).expect("a .git folder");
+    std::fs::write(cwd.join(".cage.yaml"), "protect: [[[\n").expect("a policy file");
+    let mut weaker = Vec::new();
+    let mut stricter = 0usize;
+    let mut judged = 0usize;
+    for case in cases
+        .iter()
+        .filter(|c| places.is_fixed(&c.command) || names_the_fixed_folder(c))
+    {
+        let before = evaluate(&moved(&case.command, &empty_at), &empty_at);
+        let after = evaluate(&moved(&case.command, &hostile_at), &hostile_at);
+        judged += 1;
+        stricter += usize::from(after.verdict() > before.verdict());
+        if after.verdict() < before.verdict()
+            || after.verdict() == Verdict::Free && case.verdict != Verdict::Free
+        {
+            weaker.push(format!(
+                "{}:{}\tempty {} {}\tpolicy {} {}\t{:?}",
+                case.file,
+                case.line,
+                before.verdict(),
+                before.top.rule,
+                after.verdict(),
+                after.top.rule,
+                case.command
+            ));
+        }
+    }
+    println!("{judged} fixed-place cases beside a hostile policy file: {stricter} stricter");
+    assert!(stricter > 0, "the policy file was not read");
+    assert!(
+        weaker.is_empty(),
+        "a policy file made these weaker:\n{}",
+        weaker.join("\n")
     );
 }
