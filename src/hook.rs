@@ -2,15 +2,21 @@
 //! output the host expects out.
 //!
 //! Claude Code's PreToolUse JSON is read leniently (unknown fields are
-//! fine); OpenCode's `{tool, args}` shape is accepted too. Anything that is
+//! fine); OpenCode's `{tool, args}` shape is accepted too. Both are typed
+//! serde structs ([`wire`]), as is Claude Code's output. Anything that is
 //! not a well-formed request is a [`HookError`], which `main` reports on one
 //! stderr line with exit code 2 (Claude Code blocks the call).
 
+pub mod wire;
+
 use crate::paths::Location;
 use crate::verdict::{Decision, Verdict};
-use serde_json::{Value, json};
+use serde::Deserialize;
 use std::fmt;
 use std::path::PathBuf;
+
+/// What [`claude_output`] prints if its output could not be serialized.
+const DENY_FALLBACK: &str = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"portcullis: internal error writing the decision; blocking to be safe"}}"#;
 
 /// What to print for FREE and UNKNOWN verdicts (`--free`, `--unknown`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -126,35 +132,34 @@ pub fn parse_request(input: &[u8], home: Option<PathBuf>) -> Result<Request, Hoo
     if text.trim().is_empty() {
         return Err(HookError::Empty);
     }
-    let value: Value = crate::strict_json::from_str(text).map_err(|e| {
+    // Read strictly first (a key twice at any depth is refused), then into
+    // the typed request.
+    let value: serde_json::Value = crate::strict_json::from_str(text).map_err(|e| {
         if crate::strict_json::is_duplicate(&e) {
             HookError::DuplicateKey(e.to_string())
         } else {
             HookError::NotJson(e.to_string())
         }
     })?;
-    let object = value
-        .as_object()
-        .ok_or_else(|| HookError::Shape("the request is not a JSON object".into()))?;
-    let cwd = object
-        .get("cwd")
-        .and_then(Value::as_str)
+    if !value.is_object() {
+        return Err(HookError::Shape("the request is not a JSON object".into()));
+    }
+    let request = wire::Request::deserialize(value).map_err(|e| HookError::Shape(e.to_string()))?;
+    let cwd = request
+        .cwd
+        .as_ref()
+        .and_then(wire::Field::text)
         .filter(|c| c.starts_with('/'))
         .map(PathBuf::from);
     let location = Location { cwd, home };
-    let tool = object
-        .get("tool_name")
-        .or_else(|| object.get("tool"))
-        .and_then(Value::as_str)
-        .unwrap_or("Bash");
-    let input = object.get("tool_input").or_else(|| object.get("args"));
+    let tool = request.tool().unwrap_or("Bash");
+    let input = request.input();
     if let Some(kind) = file_tool(tool) {
         let input = input.ok_or_else(|| HookError::Shape("no tool_input".into()))?;
-        let path = ["file_path", "notebook_path", "filePath", "path"]
-            .iter()
-            .find_map(|key| input.get(*key))
+        let path = input
+            .file_path()
             .ok_or_else(|| HookError::Shape(format!("{tool}: no tool_input.file_path")))?
-            .as_str()
+            .text()
             .filter(|p| !p.is_empty())
             .ok_or_else(|| {
                 HookError::Shape(format!("{tool}: the file path is not a non-empty string"))
@@ -174,10 +179,10 @@ pub fn parse_request(input: &[u8], home: Option<PathBuf>) -> Result<Request, Hoo
         return Ok(Request {
             call: ToolCall::Search {
                 tool: tool.to_string(),
-                path: optional_text(input, "path", tool)?,
-                glob: match optional_text(input, "glob", tool)? {
+                path: optional_text(input.path.as_ref(), "path", tool)?,
+                glob: match optional_text(input.glob.as_ref(), "glob", tool)? {
                     Some(glob) => Some(glob),
-                    None => optional_text(input, "include", tool)?,
+                    None => optional_text(input.include.as_ref(), "include", tool)?,
                 },
             },
             location,
@@ -195,10 +200,10 @@ pub fn parse_request(input: &[u8], home: Option<PathBuf>) -> Result<Request, Hoo
     }
     let input = input.ok_or_else(|| HookError::Shape("no tool_input".into()))?;
     let command = input
-        .get("command")
-        .ok_or_else(|| HookError::Shape("no tool_input.command".into()))?;
-    let command = command
-        .as_str()
+        .command
+        .as_ref()
+        .ok_or_else(|| HookError::Shape("no tool_input.command".into()))?
+        .text()
         .ok_or_else(|| HookError::Shape("tool_input.command is not a string".into()))?;
     Ok(Request {
         call: ToolCall::Bash {
@@ -212,44 +217,45 @@ pub fn parse_request(input: &[u8], home: Option<PathBuf>) -> Result<Request, Hoo
 /// `content` (Write), `old_string`/`new_string`/`replace_all` (Edit) and
 /// `edits` (MultiEdit), or OpenCode's `content`, `oldString`/`newString`/
 /// `replaceAll` and `edits`. `None` when it says nothing readable.
-fn edit_content(input: &Value) -> Option<crate::engine::EditContent> {
+fn edit_content(input: &wire::ToolInput) -> Option<crate::engine::EditContent> {
     use crate::engine::EditContent;
-    if let Some(text) = input.get("content").and_then(Value::as_str) {
+    if let Some(text) = input.content.as_ref().and_then(wire::Field::text) {
         return Some(EditContent::Whole(text.to_string()));
     }
-    if let Some(edits) = input.get("edits") {
-        let edits = edits.as_array()?;
+    if let Some(edits) = &input.edits {
+        let wire::Edits::List(edits) = edits else {
+            return None;
+        };
         return edits
             .iter()
-            .map(replacement)
+            .map(|e| replacement(&e.0))
             .collect::<Option<Vec<_>>>()
             .map(EditContent::Replace);
     }
-    replacement(input).map(|r| EditContent::Replace(vec![r]))
+    replacement(&input.replacement).map(|r| EditContent::Replace(vec![r]))
 }
 
 /// One replacement of an Edit (either host's spelling).
-fn replacement(input: &Value) -> Option<crate::engine::Replacement> {
-    let text = |a: &str, b: &str| input.get(a).or_else(|| input.get(b))?.as_str();
-    let all = match input.get("replace_all").or_else(|| input.get("replaceAll")) {
-        None | Some(Value::Null) => false,
-        Some(flag) => flag.as_bool()?,
-    };
+fn replacement(input: &wire::Replacement) -> Option<crate::engine::Replacement> {
     Some(crate::engine::Replacement {
-        old: text("old_string", "oldString")?.to_string(),
-        new: text("new_string", "newString")?.to_string(),
-        all,
+        old: input.old()?.to_string(),
+        new: input.new_text()?.to_string(),
+        all: input.all()?,
     })
 }
 
 /// A tool input's optional text field: absent, `null` or empty is `None`;
 /// any other value that is not a string is an error (read strictly: a
 /// path that cannot be read must not pass as "the working folder").
-fn optional_text(input: &Value, key: &str, tool: &str) -> Result<Option<String>, HookError> {
-    match input.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(text)) if text.is_empty() => Ok(None),
-        Some(Value::String(text)) => Ok(Some(text.clone())),
+fn optional_text(
+    field: Option<&wire::Field>,
+    key: &str,
+    tool: &str,
+) -> Result<Option<String>, HookError> {
+    match field {
+        None | Some(wire::Field::Null) => Ok(None),
+        Some(wire::Field::Text(text)) if text.is_empty() => Ok(None),
+        Some(wire::Field::Text(text)) => Ok(Some(text.clone())),
         Some(_) => Err(HookError::Shape(format!(
             "{tool}: tool_input.{key} is not a string"
         ))),
@@ -278,14 +284,17 @@ pub fn claude_output(decision: &Decision, options: HookOptions) -> Option<String
         Verdict::Signed => "ask",
         Verdict::Blocked => "deny",
     };
-    let output = json!({
-        "hookSpecificOutput": {
-            "hookEventName": "PreToolUse",
-            "permissionDecision": permission,
-            "permissionDecisionReason": crate::render::reason_line(decision),
-        }
-    });
-    Some(output.to_string())
+    let reason = crate::render::reason_line(decision);
+    let output = wire::ClaudeOutput {
+        hook_specific_output: wire::HookSpecificOutput {
+            hook_event_name: "PreToolUse",
+            permission_decision: permission,
+            permission_decision_reason: &reason,
+        },
+    };
+    // Strings only: serializing cannot fail. Were it to, the call is
+    // denied rather than left to the host.
+    Some(serde_json::to_string(&output).unwrap_or_else(|_| DENY_FALLBACK.to_string()))
 }
 
 /// Which host's output format a hook call prints.

@@ -2,8 +2,11 @@
 //! hit/miss examples, and prints a table of mismatches.
 //!
 //! A case is `VERDICT<TAB>RULE-or-dash<TAB>COMMAND`; in COMMAND `\n` is a
-//! newline, `\t` a tab and `\\` one backslash. Cases run with the working
-//! folder `/home/u/proj` and the home folder `/home/u`.
+//! newline, `\t` a tab and `\\` one backslash. Cases run in an empty
+//! temporary working folder with the home folder `/home/u`; the few whose
+//! meaning is the place `/home/u/proj` (`rm -rf ..` is the home folder's
+//! removal there) run there, each listed with its reason in
+//! `tests/data/fixed-folder.tsv`.
 
 use portcullis::rules::FLOOR_RULES;
 use portcullis::{Verdict, evaluate};
@@ -11,15 +14,17 @@ use std::collections::BTreeSet;
 
 mod common;
 
-use common::{load_cases, location};
+use common::{Places, Scratch, load_cases};
 
 #[test]
 fn every_corpus_case_gets_its_verdict() {
     let cases = load_cases();
-    let location = location();
+    let places = Places::load();
+    let scratch = Scratch::new("corpus");
     let mut mismatches = Vec::new();
     for case in &cases {
-        let decision = evaluate(&case.command, &location);
+        let (command, location) = places.of(case, &scratch);
+        let decision = evaluate(&command, &location);
         let verdict_ok = decision.verdict() == case.verdict;
         let rule_ok = case.rule.as_ref().is_none_or(|r| decision.top.rule == *r);
         if !(verdict_ok && rule_ok) {
@@ -65,11 +70,15 @@ fn corpus_is_large_enough_and_covers_every_floor_rule() {
     // A floor rule counts when a BLOCKED case's decision holds it, as the
     // top rule or beside a path-law rule that names the same write
     // (`.claude/settings.json` is `trust.executable` first).
-    let location = location();
+    let places = Places::load();
+    let scratch = Scratch::new("corpus-floor");
     let hit: BTreeSet<String> = cases
         .iter()
         .filter(|c| c.verdict == Verdict::Blocked)
-        .flat_map(|c| evaluate(&c.command, &location).findings)
+        .flat_map(|c| {
+            let (command, location) = places.of(c, &scratch);
+            evaluate(&command, &location).findings
+        })
         .filter(|f| f.verdict == Verdict::Blocked)
         .map(|f| f.rule.to_string())
         .collect();
@@ -86,7 +95,8 @@ fn corpus_is_large_enough_and_covers_every_floor_rule() {
 
 #[test]
 fn floor_rule_examples_hit_and_miss() {
-    let location = location();
+    let scratch = Scratch::new("floor-examples");
+    let location = scratch.location();
     for rule in FLOOR_RULES {
         let hit = evaluate(rule.hit, &location);
         assert!(
@@ -145,5 +155,69 @@ fn adversarial_cases_come_with_free_twins() {
     assert!(
         attacks >= 300,
         "{attacks} adversarial cases; the issue asks for at least 300"
+    );
+}
+
+/// `tests/data/fixed-folder.tsv` and `moved-folder.tsv` list only corpus
+/// commands, each once, each with a reason. A fixed case needs the place:
+/// in an empty temporary working folder it gets another decision than its
+/// label. A moved case names the fixed folder.
+#[test]
+fn listed_cases_are_corpus_cases_that_need_their_place() {
+    let cases = load_cases();
+    let places = Places::load();
+    assert!(!places.fixed.is_empty(), "fixed-folder.tsv lists nothing");
+    let scratch = Scratch::new("fixed");
+    let location = scratch.location();
+    let mut seen = BTreeSet::new();
+    for (list, entries) in [
+        ("fixed-folder.tsv", &places.fixed),
+        ("moved-folder.tsv", &places.moved),
+    ] {
+        for entry in entries {
+            assert!(
+                seen.insert(entry.command.clone()),
+                "{list}:{}: listed twice: {:?}",
+                entry.line,
+                entry.command
+            );
+            let labelled: Vec<_> = cases
+                .iter()
+                .filter(|c| c.command == entry.command)
+                .collect();
+            assert!(
+                !labelled.is_empty(),
+                "{list}:{}: not a corpus command: {:?}",
+                entry.line,
+                entry.command
+            );
+            if list == "moved-folder.tsv" {
+                assert!(
+                    entry.command.contains(common::FIXED_CWD),
+                    "{list}:{}: does not name {}: {:?}",
+                    entry.line,
+                    common::FIXED_CWD,
+                    entry.command
+                );
+                continue;
+            }
+            for case in labelled {
+                let decision = evaluate(&case.command, &location);
+                let same = decision.verdict() == case.verdict
+                    && case.rule.as_ref().is_none_or(|r| decision.top.rule == *r);
+                assert!(
+                    !same,
+                    "{list}:{}: {:?} gets its label {} {} in an empty temporary folder too; \
+                     it needs no fixed place ({}): remove it from the list",
+                    entry.line, case.command, case.verdict, decision.top.rule, entry.reason
+                );
+            }
+        }
+    }
+    println!(
+        "{} cases run at {}, {} moved from it",
+        places.fixed.len(),
+        common::FIXED_CWD,
+        places.moved.len()
     );
 }

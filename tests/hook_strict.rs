@@ -10,16 +10,19 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
+mod common;
+
 /// `portcullis hook ARGS` with `stdin`, in a scratch folder with a scratch
 /// home (nothing the hook reads is outside them).
 fn hook(args: &[&str], stdin: &str) -> Output {
-    let scratch = std::env::temp_dir().join(format!("portcullis-strict-{}", std::process::id()));
+    let scratch = common::Scratch::new("strict");
+    let scratch = scratch.root();
     std::fs::create_dir_all(scratch.join("home")).unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_portcullis"))
         .arg("hook")
         .args(args)
         .env("HOME", scratch.join("home"))
-        .current_dir(&scratch)
+        .current_dir(scratch)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -55,6 +55,7 @@ fn fixtures() -> &'static Path {
         let dir = std::env::temp_dir().join(format!("portcullis-law-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(dir.join("home")).unwrap();
+        common::remove_at_exit(&dir);
         for (_, spec) in corpus_files("repos", ".txt") {
             build(&dir, &spec);
         }

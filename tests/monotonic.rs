@@ -20,7 +20,7 @@ use proptest::prelude::*;
 
 mod common;
 
-use common::{load_cases, location};
+use common::{Scratch, load_cases};
 
 /// Commands that are FREE wherever they stand (checked below).
 const FREE_COMMANDS: &[&str] = &[
@@ -258,7 +258,8 @@ fn check(command: &str, forms: &[Form], location: &Location) -> Vec<String> {
 
 #[test]
 fn the_free_commands_are_free() {
-    let location = location();
+    let scratch = Scratch::new("monotonic");
+    let location = scratch.location();
     for free in FREE_COMMANDS {
         assert_eq!(evaluate(free, &location).verdict(), Verdict::Free, "{free}");
     }
@@ -266,7 +267,8 @@ fn the_free_commands_are_free() {
 
 #[test]
 fn wrapping_or_adding_free_commands_never_weakens_a_corpus_verdict() {
-    let location = location();
+    let scratch = Scratch::new("monotonic");
+    let location = scratch.location();
     let forms = forms();
     let mut checked = 0usize;
     let mut violations = Vec::new();
@@ -370,7 +372,8 @@ proptest! {
         command in generated_command(),
         chain in proptest::collection::vec(0usize..1000, 1..4),
     ) {
-        let location = location();
+        let scratch = Scratch::new("monotonic");
+        let location = scratch.location();
         let forms = forms();
         // One wrapper: both properties.
         let violations = check(&command, &forms, &location);

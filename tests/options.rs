@@ -17,7 +17,7 @@ use std::path::Path;
 
 mod common;
 
-use common::location;
+use common::Scratch;
 
 const FREE_CLASSES: &[&str] = &["inspect", "build", "test", "format"];
 
@@ -128,7 +128,8 @@ fn is_free(spec: &Spec) -> bool {
 
 #[test]
 fn an_option_outside_the_set_is_never_free() {
-    let location = location();
+    let scratch = Scratch::new("options");
+    let location = scratch.location();
     let mut checked = 0;
     let mut free = Vec::new();
     for (path, spec) in compiled_specs() {
@@ -159,7 +160,8 @@ fn an_option_outside_the_set_is_never_free() {
 
 #[test]
 fn a_run_time_word_in_option_position_is_not_free_where_options_matter() {
-    let location = location();
+    let scratch = Scratch::new("options");
+    let location = scratch.location();
     for command in [
         "tar -tf x.tar $OPTS",
         "tar -tf x.tar \"$(cat opts)\"",

@@ -87,15 +87,15 @@ fn history_fixtures_read_alike() {
 
 #[test]
 fn shared_corpora_read_alike() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora");
-    if !dir.is_dir() {
-        eprintln!(
-            "SKIPPED: {} not found; the fast path is checked on the in-repository cases only",
-            dir.display()
-        );
-        return;
-    }
-    let lines = corpus_lines(&dir);
+    // The shared corpora, or their sample in tests/data/corpora-sample.
+    let corpora = common::shared_corpora();
+    let lines = corpus_lines(&corpora.dir);
+    assert!(
+        lines.len() >= corpora.pick(10_000, 500),
+        "only {} lines in {}",
+        lines.len(),
+        corpora.dir.display()
+    );
     let read = lines.iter().filter(|l| agrees(l)).count();
     eprintln!(
         "fast path: {read} of {} corpus lines read, all as tree-sitter reads them",

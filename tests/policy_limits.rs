@@ -16,14 +16,16 @@ use portcullis::law::policy::MAX_POLICY_BYTES;
 use portcullis::{Decision, Location, Verdict, evaluate};
 use std::path::{Path, PathBuf};
 
+mod common;
+
 const MAX_BYTES: usize = MAX_POLICY_BYTES as usize;
 const COMMIT: &str = "0123456789abcdef0123456789abcdef01234567";
 
 /// A fresh scratch repository (a `.git` folder is all the law needs).
 fn repository(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir()
-        .join(format!("portcullis-limits-{}", std::process::id()))
-        .join(name);
+    let parent = std::env::temp_dir().join(format!("portcullis-limits-{}", std::process::id()));
+    common::remove_at_exit(&parent);
+    let dir = parent.join(name);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join(".git")).unwrap();
     std::fs::create_dir_all(dir.join("src")).unwrap();

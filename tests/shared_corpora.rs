@@ -1,25 +1,20 @@
 //! Holds portcullis to the targets on real commands nobody here
-//! wrote (`../shared/corpora/`, beside the checkout in CI): parse coverage,
-//! blocked and free shares on agent sessions, and lexicon coverage of every
-//! verb seen 3 times or more. When the corpora are absent each test says so
-//! on stderr and checks nothing else (they are not part of this repository).
+//! wrote: parse coverage, blocked and free shares on agent sessions, and
+//! lexicon coverage of every verb seen 3 times or more.
+//!
+//! The commands are the shared corpora (`$PORTCULLIS_SHARED/corpora`, else
+//! `shared/corpora` one to three folders above the checkout) when present,
+//! else the small sample of them in `tests/data/corpora-sample/`, so these
+//! tests always check something. `PORTCULLIS_SHARED` set to a folder
+//! without `corpora/` fails them; set empty, it picks the sample.
 
 use portcullis::{Location, Verdict, evaluate};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-fn corpora() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpora");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!(
-            "SKIPPED: {} not found; shared-corpus targets not checked",
-            dir.display()
-        );
-        None
-    }
-}
+mod common;
+
+use common::{Scratch, shared_corpora as corpora};
 
 fn lines(path: &Path) -> Vec<String> {
     let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
@@ -30,18 +25,22 @@ fn lines(path: &Path) -> Vec<String> {
         .collect()
 }
 
-fn location() -> Location {
+/// The agents ran in `/testbed`, home `/root`; here the working folder is
+/// an empty temporary one (the commands that `cd /testbed` still go there).
+fn location(scratch: &Scratch) -> Location {
     Location {
-        cwd: Some("/testbed".into()),
+        cwd: Some(scratch.cwd()),
         home: Some("/root".into()),
     }
 }
 
 #[test]
 fn agent_lines_parse_cleanly() {
-    let Some(dir) = corpora() else { return };
+    let corpora = corpora();
+    let dir = &corpora.dir;
     let commands = lines(&dir.join("agent-mini-swe-agent-gemini3-swebv.txt"));
-    let location = location();
+    let scratch = Scratch::new("shared-parse");
+    let location = location(&scratch);
     let unclean: Vec<&String> = commands
         .iter()
         .filter(|c| {
@@ -68,7 +67,8 @@ fn agent_lines_parse_cleanly() {
 /// Shares of FREE and BLOCKED over `commands`, printed under `name`, and
 /// the first BLOCKED ones.
 fn shares(name: &str, commands: &[String]) -> (f64, f64, Vec<String>) {
-    let location = location();
+    let scratch = Scratch::new("shared-shares");
+    let location = location(&scratch);
     let mut counts = [0usize; 4];
     let mut blocked = Vec::new();
     for command in commands {
@@ -95,13 +95,17 @@ fn shares(name: &str, commands: &[String]) -> (f64, f64, Vec<String>) {
 
 #[test]
 fn agent_commands_are_mostly_free_and_rarely_blocked() {
-    let Some(dir) = corpora() else { return };
+    let corpora = corpora();
+    let dir = &corpora.dir;
     // One command a line, as the agent typed them.
     let (free, blocked_share, blocked) = shares(
         "agent lines",
         &lines(&dir.join("agent-mini-swe-agent-gemini3-swebv.txt")),
     );
-    assert!(free >= 0.60, "only {:.1}% FREE", free * 100.0);
+    // The target on the whole corpora (61.7% measured); the
+    // sample's own share is 58.6%.
+    let least = corpora.pick(0.60, 0.55);
+    assert!(free >= least, "only {:.1}% FREE", free * 100.0);
     assert!(
         blocked_share <= 0.005,
         "{:.2}% BLOCKED: {blocked:?}",
@@ -131,13 +135,16 @@ fn agent_commands_are_mostly_free_and_rarely_blocked() {
 /// binary exits 0 on every one of them.
 #[test]
 fn multi_line_agent_commands_through_the_inline_lanes() {
-    let Some(dir) = corpora() else { return };
+    let corpora = corpora();
+    let dir = &corpora.dir;
     let path = dir.join("agent-mini-swe-agent-gemini3-swebv.jsonl");
+    let scratch = Scratch::new("shared-multi");
     let commands: Vec<String> = lines(&path)
         .iter()
         .filter_map(|l| serde_json::from_str::<String>(l).ok())
         .collect();
-    assert!(commands.len() > 3000, "{} commands", commands.len());
+    let least = corpora.pick(3000, 20);
+    assert!(commands.len() > least, "{} commands", commands.len());
     let (_, blocked_share, blocked) = shares("agent multi-line", &commands);
     assert!(
         blocked_share <= 0.005,
@@ -146,16 +153,22 @@ fn multi_line_agent_commands_through_the_inline_lanes() {
     );
     let lanes = commands
         .iter()
-        .map(|c| evaluate(c, &location()))
+        .map(|c| evaluate(c, &location(&scratch)))
         .filter(|d| {
             d.findings
                 .iter()
                 .any(|f| f.rule.family() == portcullis::rule_id::Family::Inline)
         })
         .count();
-    assert!(lanes >= 50, "only {lanes} commands reached an inline lane");
+    // The sample's 26 commands hold 1 that reaches a lane.
+    let least = corpora.pick(50, 1);
+    assert!(
+        lanes >= least,
+        "only {lanes} commands reached an inline lane"
+    );
     let output = std::process::Command::new(env!("CARGO_BIN_EXE_portcullis"))
-        .args(["replay", "--format", "jsonl", "--json", "--cwd", "/testbed"])
+        .args(["replay", "--format", "jsonl", "--json", "--cwd"])
+        .arg(scratch.cwd())
         .arg(&path)
         .output()
         .expect("run portcullis replay");
@@ -177,7 +190,8 @@ fn tldr_placeholders() -> Vec<String> {
 
 #[test]
 fn every_frequent_verb_is_in_the_lexicon() {
-    let Some(dir) = corpora() else { return };
+    let corpora = corpora();
+    let dir = &corpora.dir;
     let placeholders = tldr_placeholders();
     for file in ["agent-mini-swe-agent-gemini3-swebv.txt", "tldr.txt"] {
         let mut seen: BTreeMap<String, (usize, bool)> = BTreeMap::new();
