@@ -11,7 +11,7 @@
 
 use super::Run;
 use crate::shell::Word;
-use crate::verdict::{Effect, Verdict};
+use crate::verdict::Verdict;
 use std::path::{Path, PathBuf};
 
 /// The most words of one command whose trust is looked up: a command
@@ -47,16 +47,23 @@ impl Run<'_> {
     /// as if the command ran there.
     pub(super) fn folder_option_trust(
         &mut self,
-        verb: &str,
         args: &[Word],
-        effect: Effect,
-        path: &[&str],
+        classified: &crate::lexicon::Classified,
         cwd: Option<&Path>,
         part: &str,
         depth: usize,
     ) {
+        let Some(&verb) = classified.path.first() else {
+            return;
+        };
         for folder in folders_run_in(verb, args, self.location, cwd) {
-            self.narrowed_trust(effect, path, Some(&folder), part, depth);
+            self.narrowed_trust(
+                classified.effect,
+                &classified.path,
+                Some(&folder),
+                part,
+                depth,
+            );
         }
     }
 

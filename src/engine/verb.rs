@@ -123,15 +123,7 @@ impl Run<'_> {
         self.program_parts(verb, args, site, depth, local_cwd.clone());
         let effect = classified.effect;
         self.narrowed_trust(effect, &classified.path, local_cwd.as_deref(), part, depth);
-        self.folder_option_trust(
-            verb,
-            args,
-            effect,
-            &classified.path,
-            local_cwd.as_deref(),
-            part,
-            depth,
-        );
+        self.folder_option_trust(args, &classified, local_cwd.as_deref(), part, depth);
         self.note(depth, || {
             format!("lexicon: {} ({})", classified.rule, effect.as_str())
         });

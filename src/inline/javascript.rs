@@ -1633,14 +1633,13 @@ impl<'s> Lane<'s> {
             return;
         }
         match kind(node) {
-            "member_expression" => {
+            "member_expression"
                 if self
                     .fields
                     .child(node, "property")
-                    .is_some_and(|p| FORBIDDEN_MEMBERS.contains(&self.text(p)))
-                {
-                    self.flag(node);
-                }
+                    .is_some_and(|p| FORBIDDEN_MEMBERS.contains(&self.text(p))) =>
+            {
+                self.flag(node);
             }
             "subscript_expression" => {
                 if let (Some(object), Some(index)) = (
@@ -1676,10 +1675,10 @@ impl<'s> Lane<'s> {
                     }
                 }
             }
-            "shorthand_property_identifier_pattern" => {
-                if FORBIDDEN_MEMBERS.contains(&self.text(node)) {
-                    self.flag(node);
-                }
+            "shorthand_property_identifier_pattern"
+                if FORBIDDEN_MEMBERS.contains(&self.text(node)) =>
+            {
+                self.flag(node);
             }
             "with_statement" => self.flag(node),
             _ => {}
