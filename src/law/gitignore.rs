@@ -5,103 +5,70 @@
 //! matching pattern ignores it (or an ignored folder holds it). Reads only
 //! the `.gitignore` of each folder on the path (no directory walk).
 //! `core.excludesFile` and the global ignore file are not read: a path they
-//! alone ignore counts as tracked, the stricter reading.
+//! alone ignore counts as tracked, the stricter reading. Patterns are read
+//! by the `ignore` crate's gitignore matcher, letters in their own case
+//! as git reads them on Linux (`build/` does not ignore `BUILD/`).
 
-use super::glob::Pattern;
 use super::resolve::{Repository, read_small};
+use ignore::Match;
+use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use std::path::Path;
 
-/// One pattern of a `.gitignore`.
-struct Rule {
-    pattern: Pattern,
-    negated: bool,
-    /// A trailing `/`: matches folders only.
-    folder_only: bool,
-}
-
-/// The rules of one ignore file, for paths relative to `base` (the
-/// folder holding it, root-relative, "" for the root).
-fn rules_of(text: &str, base: &str) -> Vec<Rule> {
-    let mut rules = Vec::new();
+/// The rules of one ignore file (its text), for paths below `base` (the
+/// folder holding it, absolute), read as git reads them on Linux: letters
+/// match in their own case. Lines the matcher refuses are skipped, as git
+/// skips them.
+fn rules_of(text: &str, base: &Path) -> Gitignore {
+    let mut builder = GitignoreBuilder::new(base);
+    builder.case_insensitive(false).ok();
     for line in text.lines() {
-        let line = line.trim_end();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let (negated, line) = match line.strip_prefix('!') {
-            Some(rest) => (true, rest),
-            None => (false, line.strip_prefix('\\').unwrap_or(line)),
-        };
-        let folder_only = line.ends_with('/');
-        let body = line.trim_end_matches('/');
-        if body.is_empty() {
-            continue;
-        }
-        // A slash at the start or in the middle anchors the pattern to the
-        // file's folder; otherwise it matches a name at any depth below.
-        let anchored = body.contains('/');
-        let body = body.trim_start_matches('/');
-        let prefix = if base.is_empty() {
-            String::new()
-        } else {
-            format!("{}/", super::policy::escape_glob(base))
-        };
-        let glob = if anchored {
-            format!("{prefix}{body}")
-        } else {
-            format!("{prefix}**/{body}")
-        };
-        rules.push(Rule {
-            pattern: Pattern::glob(&glob),
-            negated,
-            folder_only,
-        });
+        let _ = builder.add_line(None, line);
     }
-    rules
+    builder.build().unwrap_or_else(|_| Gitignore::empty())
 }
 
 /// Whether git would ignore `rel` (root-relative) in `repo`; `is_folder`
 /// when `rel` names a folder (rules ending in `/` match only folders).
 pub fn is_ignored(repo: &Repository, rel: &str, is_folder: bool) -> bool {
+    // Lowest precedence first: `info/exclude`, then each folder's
+    // `.gitignore` from the root down.
     let mut rules = Vec::new();
     if let Some(git_dir) = &repo.git_dir
         && let Some(text) = read_small(&git_dir.join("info/exclude"))
     {
-        rules.extend(rules_of(&text, ""));
+        rules.push(rules_of(&text, &repo.root));
     }
     let segments: Vec<&str> = rel.split('/').filter(|s| !s.is_empty()).collect();
-    let mut base = String::new();
+    let mut here = repo.root.clone();
     for (depth, segment) in segments.iter().enumerate() {
-        if let Some(text) = read_small(&repo.root.join(Path::new(&base)).join(".gitignore")) {
-            rules.extend(rules_of(&text, &base));
+        if let Some(text) = read_small(&here.join(".gitignore")) {
+            rules.push(rules_of(&text, &here));
         }
         // Each folder on the way: once ignored, nothing below comes back.
-        let here = if base.is_empty() {
-            segment.to_string()
-        } else {
-            format!("{base}/{segment}")
-        };
+        here.push(segment);
         let here_is_folder = depth + 1 < segments.len() || is_folder;
         if verdict(&rules, &here, here_is_folder) {
             return true;
         }
-        base = here;
     }
     false
 }
 
-/// The last matching rule decides.
-fn verdict(rules: &[Rule], path: &str, is_folder: bool) -> bool {
-    let mut ignored = false;
-    for rule in rules {
-        if rule.folder_only && !is_folder {
+/// The most specific file with a matching rule decides, and in it the
+/// last matching rule.
+fn verdict(rules: &[Gitignore], path: &Path, is_folder: bool) -> bool {
+    for file in rules.iter().rev() {
+        // A file's rules only speak for paths below its folder.
+        if !path.starts_with(file.path()) {
             continue;
         }
-        if rule.pattern.matches(path) {
-            ignored = !rule.negated;
+        match file.matched(path, is_folder) {
+            Match::Ignore(_) => return true,
+            Match::Whitelist(_) => return false,
+            Match::None => {}
         }
     }
-    ignored
+    false
 }
 
 #[cfg(test)]
@@ -110,16 +77,40 @@ mod tests {
 
     #[test]
     fn gitignore_semantics() {
-        let rules = rules_of("target/\n*.log\n/build\n!keep.log\ndocs/*.html\n", "");
-        assert!(verdict(&rules, "target", true));
-        assert!(!verdict(&rules, "target", false));
-        assert!(verdict(&rules, "a/b.log", false));
-        assert!(!verdict(&rules, "keep.log", false));
-        assert!(verdict(&rules, "build", false));
-        assert!(!verdict(&rules, "src/build", false));
-        assert!(verdict(&rules, "docs/x.html", false));
-        let nested = rules_of("*.tmp\n", "src");
-        assert!(verdict(&nested, "src/a/b.tmp", false));
-        assert!(!verdict(&nested, "b.tmp", false));
+        let root = Path::new("/r");
+        let rules = [rules_of(
+            "target/\n*.log\n/build\n!keep.log\ndocs/*.html\n",
+            root,
+        )];
+        let at = |p: &str| root.join(p);
+        assert!(verdict(&rules, &at("target"), true));
+        assert!(!verdict(&rules, &at("target"), false));
+        assert!(verdict(&rules, &at("a/b.log"), false));
+        assert!(!verdict(&rules, &at("keep.log"), false));
+        assert!(verdict(&rules, &at("build"), false));
+        assert!(!verdict(&rules, &at("src/build"), false));
+        assert!(verdict(&rules, &at("docs/x.html"), false));
+        let nested = [rules_of("*.tmp\n", &root.join("src"))];
+        assert!(verdict(&nested, &at("src/a/b.tmp"), false));
+        assert!(!verdict(&nested, &at("b.tmp"), false));
+    }
+
+    #[test]
+    fn letters_match_in_their_own_case_as_git_on_linux() {
+        let root = Path::new("/r");
+        let rules = [rules_of("build/\n", root)];
+        assert!(verdict(&rules, &root.join("build"), true));
+        assert!(!verdict(&rules, &root.join("BUILD"), true));
+    }
+
+    #[test]
+    fn a_deeper_file_overrides_a_higher_one() {
+        let root = Path::new("/r");
+        let rules = [
+            rules_of("*.log\n", root),
+            rules_of("!keep.log\n", &root.join("src")),
+        ];
+        assert!(verdict(&rules, &root.join("a.log"), false));
+        assert!(!verdict(&rules, &root.join("src/keep.log"), false));
     }
 }
