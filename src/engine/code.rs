@@ -966,6 +966,7 @@ impl Run<'_> {
                     )
                 });
                 let analysis = inline::analyse(language, text, 0);
+                self.quoted_path_trust(text, cwd.as_deref(), part, depth);
                 if language == Language::Python {
                     self.python_local_modules(text, modules, part, depth);
                 }
@@ -974,6 +975,7 @@ impl Run<'_> {
             }
             Lane::Scan(language) => {
                 self.note(depth, || format!("{language} token scan: code {origin}"));
+                self.quoted_path_trust(text, cwd.as_deref(), part, depth);
                 let found = inline::scan::scan(language, text);
                 let analysis = Analysis {
                     found,

@@ -43,6 +43,24 @@ impl Run<'_> {
         }
     }
 
+    /// Trust of the paths quoted in code handed to an interpreter
+    /// (`open('../denied/x')`): every quoted string that holds a `/`, at
+    /// most [`MAX_NAMED`] of them.
+    pub(super) fn quoted_path_trust(
+        &mut self,
+        code: &str,
+        cwd: Option<&Path>,
+        part: &str,
+        depth: usize,
+    ) {
+        let words: Vec<Word> = quoted_strings(code)
+            .filter(|s| s.contains('/') && !s.contains("://"))
+            .take(MAX_NAMED)
+            .map(Word::literal)
+            .collect();
+        self.named_trust(&words, cwd, part, depth);
+    }
+
     /// Trust of the folders `verb` runs in through an option, each judged
     /// as if the command ran there.
     pub(super) fn folder_option_trust(
@@ -71,6 +89,10 @@ impl Run<'_> {
     fn named_path(&self, word: &Word, cwd: Option<&Path>) -> Option<PathBuf> {
         let value = match word.value.split_once('=') {
             Some((option, value)) if option.starts_with('-') => value,
+            // A short option with its value attached: `-f../denied/x`.
+            None if word.value.starts_with('-') && !word.value.starts_with("--") => {
+                word.value.get(2..).unwrap_or("")
+            }
             None if word.value.starts_with('-') => return None,
             _ => word.value.as_str(),
         };
@@ -81,6 +103,28 @@ impl Run<'_> {
         named.value = value.to_string();
         self.location.resolve_in(&named, cwd).path
     }
+}
+
+/// The texts between matching single, double or back quotes in `code`,
+/// on one line each (escapes are not read: a path with an escaped quote
+/// is cut short, and still names its folders).
+fn quoted_strings(code: &str) -> impl Iterator<Item = &str> {
+    code.lines().flat_map(|line| {
+        let mut found = Vec::new();
+        let mut rest = line;
+        while let Some(open) = rest.find(['\'', '"', '`']) {
+            let quote = rest.as_bytes()[open];
+            let after = &rest[open + 1..];
+            match after.find(quote as char) {
+                Some(close) => {
+                    found.push(&after[..close]);
+                    rest = &after[close + 1..];
+                }
+                None => break,
+            }
+        }
+        found
+    })
 }
 
 /// The folders `verb` runs in through the options of `rules/law.json`
