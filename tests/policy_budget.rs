@@ -133,9 +133,10 @@ fn policy_files_together_past_the_shared_byte_budget() {
 
 #[test]
 fn policy_files_together_past_the_shared_key_budget() {
-    const { assert!(MAX_POLICY_KEYS < 3 * MAX_KEYS) };
-    // A `.cage.yaml` and a manifest each with as many keys as one file may
-    // hold use the shared key budget; the trust file's two keys cross it.
+    const { assert!(MAX_POLICY_KEYS < 2 * MAX_KEYS) };
+    // A `.cage.yaml` and a manifest that together use the whole shared key
+    // budget but for the trust file's two keys leave room for it; one key
+    // more and the trust file crosses it.
     let cage_keys = |n: usize| {
         let mut text = "x-filler:\n".to_string();
         for i in 0..n {
@@ -153,11 +154,14 @@ fn policy_files_together_past_the_shared_key_budget() {
     };
     // The manifest's own keys: skills, billing, tmvc_roots,
     // forbidden_zones, x-filler.
-    let manifest_fill = MAX_POLICY_KEYS - MAX_KEYS - 5;
+    // The rest is more than one file may hold: the manifest holds it.
+    let manifest_fill = MAX_POLICY_KEYS - MAX_KEYS;
     for (name, trust_fits) in [("keys-room", true), ("keys-over", false)] {
         let repo = Repo::new(name);
-        // `x-filler` and its keys: MAX_KEYS at most for one file.
-        let cage_fill = MAX_KEYS - 1 - usize::from(trust_fits) * 2;
+        // The cage's `x-filler` and its keys, the manifest's, the trust
+        // file's two.
+        let cage_fill = MAX_POLICY_KEYS - 1 - (5 + manifest_fill) - 2 + usize::from(!trust_fits);
+        assert!(cage_fill < MAX_KEYS);
         repo.write(".cage.yaml", &cage_keys(cage_fill));
         repo.write(
             ".gitagent/foreman/MANIFEST.yaml",
