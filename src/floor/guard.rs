@@ -1,0 +1,144 @@
+//! The floor of the guard's own defences: uninstalling portcullis
+//! (`cargo uninstall`, `claude plugin disable`, …), `cargo install` over
+//! its binary, removing the folders it lives in (Claude Code's settings and
+//! plugins, cargo's binaries, the folder of this binary), and writing its
+//! settings or its binary.
+
+use super::places::expand_braces;
+use super::{Invocation, push_once};
+use crate::paths;
+use crate::rules::FloorRule;
+use crate::shell::Word;
+use std::path::{Path, PathBuf};
+
+/// `cargo uninstall portcullis`, `claude plugin disable portcullis` and the like.
+pub(super) fn uninstalls_the_guard(inv: &Invocation) -> bool {
+    const TOOLS: &[&str] = &[
+        "apt", "apt-get", "brew", "cargo", "claude", "dnf", "nix-env", "npm", "pacman", "pip",
+        "pip3", "pipx", "pnpm", "snap", "yarn", "yum",
+    ];
+    const REMOVALS: &[&str] = &[
+        "disable",
+        "erase",
+        "purge",
+        "r",
+        "remove",
+        "rm",
+        "un",
+        "uninstall",
+    ];
+    TOOLS.contains(&inv.verb)
+        && inv
+            .args
+            .iter()
+            .any(|a| a.value == "portcullis" || a.value.starts_with("portcullis@"))
+        && inv.args.iter().any(|a| {
+            REMOVALS.contains(&a.value.as_str()) || a.value == "-R" || a.value == "--uninstall"
+        })
+}
+
+pub(super) fn is_claude_settings(path: &str) -> bool {
+    path.ends_with(".claude/settings.json")
+        || path.ends_with(".claude/settings.local.json")
+        || path.ends_with("claude-code/managed-settings.json")
+}
+
+pub(super) fn is_own_binary(path: Option<&Path>) -> bool {
+    static OWN: std::sync::OnceLock<Vec<std::path::PathBuf>> = std::sync::OnceLock::new();
+    let Some(path) = path else { return false };
+    // Looked up once per process: replay judges many writes.
+    let own = OWN.get_or_init(|| {
+        let exe = std::env::current_exe().ok();
+        let canonical = exe.as_ref().and_then(|e| e.canonicalize().ok());
+        exe.into_iter().chain(canonical).collect()
+    });
+    own.iter().any(|exe| exe == path)
+}
+
+/// Folders the guard lives in: removing one removes it (Claude Code's
+/// settings and plugins, cargo's binaries, the folder of this binary).
+fn guard_folders(home: Option<&Path>) -> Vec<(PathBuf, FloorRule)> {
+    let mut out = Vec::new();
+    if let Some(home) = home {
+        out.push((home.join(".claude"), FloorRule::GuardSettings));
+        out.push((home.join(".claude/plugins"), FloorRule::GuardBinary));
+        out.push((home.join(".cargo"), FloorRule::GuardBinary));
+        out.push((home.join(".cargo/bin"), FloorRule::GuardBinary));
+    }
+    out.push((PathBuf::from("/etc/claude-code"), FloorRule::GuardSettings));
+    if let Some(dir) = std::env::current_exe()
+        .ok()
+        .and_then(|e| e.parent().map(Path::to_path_buf))
+    {
+        out.push((dir, FloorRule::GuardBinary));
+    }
+    out
+}
+
+/// The guard rule a removal of `word` breaks: a guard folder itself, all
+/// of its contents (`~/.claude/*`), or a glob that can match one of them
+/// or the binary (`~/.c*`, `~/.cargo/bin/port*`).
+pub(super) fn guard_removal(inv: &Invocation, word: &Word) -> Option<FloorRule> {
+    let home = inv.location.home.as_deref();
+    let cwd = inv.location.cwd.as_deref();
+    let folders = guard_folders(home);
+    for value in expand_braces(&word.value) {
+        let mut w = word.clone();
+        w.value = value;
+        let bare = w.value.ends_with('/');
+        let target = inv.location.resolve_in(&w, cwd);
+        // A glob written to match counts; an unknown variable (`~/$X`) could
+        // name anything, and is left to the other rules.
+        let pattern = paths::pattern_of(&w, inv.location, cwd)
+            .filter(|p| !p.contains([paths::UNKNOWN, paths::UNKNOWN_SET]))
+            .or_else(|| {
+                target
+                    .path
+                    .as_ref()
+                    .map(|p| p.to_string_lossy().into_owned())
+            });
+        let Some(pattern) = pattern else { continue };
+        let pattern = inv
+            .links
+            .follow(Path::new(&pattern), bare)
+            .map_or(pattern, |p| p.to_string_lossy().into_owned());
+        let parts = paths::components(&pattern);
+        let all_contents = w.glob && matches!(parts.last(), Some(&"*" | &".*"));
+        for (folder, rule) in &folders {
+            let text = folder.to_string_lossy();
+            let folder_parts = paths::components(&text);
+            let parent = parts.split_last().map_or(&[][..], |(_, p)| p);
+            if paths::pattern_matches(&parts, &folder_parts)
+                || all_contents && paths::pattern_matches(parent, &folder_parts)
+            {
+                return Some(*rule);
+            }
+        }
+        if let Some((last, parent)) = parts.split_last()
+            && parent.last() == Some(&"bin")
+            && paths::name_matches(last, "portcullis")
+        {
+            return Some(FloorRule::GuardBinary);
+        }
+    }
+    None
+}
+
+/// `cargo install … portcullis` replaces the guard's binary (`--force`,
+/// another version, another source).
+pub(super) fn check_cargo(inv: &Invocation, hits: &mut Vec<FloorRule>) {
+    let Some(sub) = inv
+        .args
+        .iter()
+        .position(|a| !a.value.starts_with('-') && !a.value.starts_with('+'))
+    else {
+        return;
+    };
+    if inv.args[sub].value == "install"
+        && inv.args[sub + 1..]
+            .iter()
+            .any(|a| a.value == "portcullis" || a.value.starts_with("portcullis@"))
+    {
+        push_once(hits, FloorRule::GuardBinary);
+    }
+}
