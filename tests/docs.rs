@@ -142,7 +142,7 @@ fn render_floor(out: &mut String, floor: &Value) {
     out.push_str("## The blocked floor: `rules/floor.json`\n\n");
     about(out, floor);
     out.push_str(
-        "Every rule is BLOCKED and no configuration lowers it (`src/floor.rs`).\n\n\
+        "Every rule is BLOCKED and no configuration lowers it (`src/floor/`).\n\n\
          | rule | reason | hit | near miss | remediation |\n|---|---|---|---|---|\n",
     );
     for rule in floor["rules"].as_array().into_iter().flatten() {
