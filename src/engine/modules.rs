@@ -79,9 +79,21 @@ fn shadowing_module(text: &str, folder: &Path) -> Option<String> {
         if package && std::fs::symlink_metadata(folder.join(name).join("__init__.py")).is_err() {
             continue;
         }
+        // The script itself (`python3 -m tidy` runs `tidy.py`, whose code
+        // is `text`): the code judged is the code that runs.
+        if !package && is_the_code(&entry, text) {
+            continue;
+        }
         return Some(name.to_string());
     }
     None
+}
+
+/// Whether the file of `entry` holds exactly `text` (its size is looked at
+/// first; only a file of the same size is read).
+fn is_the_code(entry: &std::fs::DirEntry, text: &str) -> bool {
+    entry.metadata().is_ok_and(|m| m.len() == text.len() as u64)
+        && std::fs::read(entry.path()).is_ok_and(|bytes| bytes == text.as_bytes())
 }
 
 /// Whether `text` holds `name` as a whole word (an import, an
@@ -116,6 +128,13 @@ mod tests {
         std::fs::write(dir.join("notes.txt"), "x").unwrap();
         std::fs::write(dir.join("helper.py"), "").unwrap();
         assert_eq!(shadowing_module("print(1)", &dir), None);
+        std::fs::write(dir.join("tidy.py"), "print('tidy')\n").unwrap();
+        assert_eq!(
+            shadowing_module("print('tidy')\n", &dir),
+            None,
+            "the script itself"
+        );
+        std::fs::remove_file(dir.join("tidy.py")).unwrap();
         assert_eq!(
             shadowing_module("import helper", &dir).as_deref(),
             Some("helper.py")
