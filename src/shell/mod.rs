@@ -2,7 +2,9 @@
 
 pub mod parse;
 pub mod plain;
+pub mod types;
 pub mod word;
 
-pub use parse::{Callee, Problem, Redirect, Script, SimpleCommand, Stdin, parse};
+pub use parse::parse;
+pub use types::{Callee, Problem, Redirect, Script, SimpleCommand, Stdin};
 pub use word::Word;

@@ -35,7 +35,7 @@
 //! line, over generated lines and heredocs (tests/plain_parse.rs), and by
 //! the `shell` fuzz target on every input.
 
-use super::parse::{Callee, Problem, Redirect, Script, SimpleCommand, Stdin};
+use super::types::{Callee, Problem, Redirect, Script, SimpleCommand, Stdin};
 use super::word::Word;
 use std::ops::Range;
 
