@@ -1,8 +1,11 @@
 //! The shell lane: bash text in, simple commands with decoded words out.
 
+mod guard;
 pub mod parse;
 pub mod plain;
+mod sinks;
 pub mod types;
+mod walk;
 pub mod word;
 
 pub use parse::parse;

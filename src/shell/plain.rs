@@ -513,7 +513,7 @@ impl Reader<'_> {
         }
         let body_start = self.at + 1;
         let text = std::str::from_utf8(self.src.get(body_start..)?).ok()?;
-        let (body_len, after) = super::parse::heredoc_end_line(text, &delimiter, false)?;
+        let (body_len, after) = super::walk::heredoc_end_line(text, &delimiter, false)?;
         let body = &text[..body_len];
         if body.len() > MAX_HEREDOC_BYTES || !plain_body(body) {
             return None;
