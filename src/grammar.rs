@@ -7,11 +7,16 @@
 //! - a parser per thread (creating one and setting its language costs more
 //!   than parsing a short line).
 //!
+//! Also the general helpers every lane uses: [`parse_bounded`] (a parse
+//! stopped when tree-sitter reads the text over and over) and
+//! [`first_error_node`].
+//!
 //! Takes nodes; returns names and parse trees. Touches nothing else.
 
+use crate::limits;
 use std::cell::RefCell;
 use std::sync::LazyLock;
-use tree_sitter::{Language, Node, Parser};
+use tree_sitter::{Language, Node, Parser, Tree};
 
 /// One of the grammars portcullis reads code with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,6 +93,96 @@ impl Grammar {
             }
             Err(_) => fresh().as_mut().map(f),
         })
+    }
+}
+
+/// Bytes handed to tree-sitter per read: the unit of [`parse_bounded`]'s
+/// work count.
+const READ_CHUNK: usize = 512;
+
+/// The parser was stopped: it read far more than the text (see
+/// [`parse_bounded`]).
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Overworked;
+
+/// Parses `source` with `parser`, counting the chunks of text tree-sitter
+/// reads. A parse reads each chunk a few times (at most 11 times a chunk
+/// over the agent corpus); some inputs make it read again and again (64 KiB
+/// of unmatched `)` cost bash's grammar 10 s, growing with the square of the
+/// length). Past `limits::MAX_READS_PER_CHUNK` times the chunks plus a
+/// margin, the parse is stopped. The count depends only on the text, never
+/// on time, so the same line always gets the same answer.
+pub(crate) fn parse_bounded(parser: &mut Parser, source: &str) -> Result<Tree, Overworked> {
+    let bytes = source.as_bytes();
+    let budget = (bytes.len() / READ_CHUNK + 1) * limits::MAX_READS_PER_CHUNK + 256;
+    let mut reads = 0usize;
+    let over = std::cell::Cell::new(false);
+    let mut read = |offset: usize, _| {
+        reads += 1;
+        if reads > budget {
+            // An empty read is the end of the text: the parse winds up fast
+            // (the progress callback alone comes too seldom when each step
+            // re-reads the whole line). Chunks end on character boundaries,
+            // so tree-sitter never has half a character to finish here.
+            over.set(true);
+            return &[] as &[u8];
+        }
+        // Chunks end on a character boundary: tree-sitter's lexers must
+        // never see half a character at the end of a chunk.
+        let mut end = offset.saturating_add(READ_CHUNK).min(bytes.len());
+        while end > offset && !source.is_char_boundary(end) {
+            end -= 1;
+        }
+        if end == offset {
+            end = bytes.len();
+        }
+        bytes.get(offset..end).unwrap_or(&[])
+    };
+    let mut progress = |_: &tree_sitter::ParseState| {
+        if over.get() {
+            std::ops::ControlFlow::Break(())
+        } else {
+            std::ops::ControlFlow::Continue(())
+        }
+    };
+    let options = tree_sitter::ParseOptions::new().progress_callback(&mut progress);
+    let tree = parser.parse_with_options(&mut read, None, Some(options));
+    match tree {
+        Some(tree) if !over.get() => Ok(tree),
+        _ => {
+            // A stopped parser keeps its state and would resume this parse
+            // on the next text (a tree of the old text over the new one).
+            parser.reset();
+            Err(Overworked)
+        }
+    }
+}
+
+/// The first ERROR or MISSING node of a tree, found without recursion
+/// (for any grammar: the inline lanes use it too).
+pub(crate) fn first_error_node(root: Node) -> Option<Node> {
+    let mut cursor = root.walk();
+    loop {
+        let node = cursor.node();
+        if node.is_error() || node.is_missing() {
+            return Some(node);
+        }
+        // Descend into the first child that contains an error.
+        let mut moved = false;
+        if cursor.goto_first_child() {
+            loop {
+                if cursor.node().has_error() {
+                    moved = true;
+                    break;
+                }
+                if !cursor.goto_next_sibling() {
+                    break;
+                }
+            }
+        }
+        if !moved {
+            return None;
+        }
     }
 }
 

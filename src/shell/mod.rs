@@ -1,8 +1,13 @@
 //! The shell lane: bash text in, simple commands with decoded words out.
 
+mod guard;
 pub mod parse;
 pub mod plain;
+mod sinks;
+pub mod types;
+mod walk;
 pub mod word;
 
-pub use parse::{Callee, Problem, Redirect, Script, SimpleCommand, Stdin, parse};
+pub use parse::parse;
+pub use types::{Callee, Problem, Redirect, Script, SimpleCommand, Stdin};
 pub use word::Word;

@@ -35,7 +35,7 @@
 //! line, over generated lines and heredocs (tests/plain_parse.rs), and by
 //! the `shell` fuzz target on every input.
 
-use super::parse::{Callee, Problem, Redirect, Script, SimpleCommand, Stdin};
+use super::types::{Callee, Problem, Redirect, Script, SimpleCommand, Stdin};
 use super::word::Word;
 use std::ops::Range;
 
@@ -513,7 +513,7 @@ impl Reader<'_> {
         }
         let body_start = self.at + 1;
         let text = std::str::from_utf8(self.src.get(body_start..)?).ok()?;
-        let (body_len, after) = super::parse::heredoc_end_line(text, &delimiter, false)?;
+        let (body_len, after) = super::walk::heredoc_end_line(text, &delimiter, false)?;
         let body = &text[..body_len];
         if body.len() > MAX_HEREDOC_BYTES || !plain_body(body) {
             return None;

@@ -1,0 +1,329 @@
+//! Redirections in the walk: output targets, what feeds stdin (files,
+//! heredocs, here-strings), and words tree-sitter hung on a redirection
+//! that bash gives the command. Methods of [`Walker`]; touch only its
+//! state.
+
+use super::Walker;
+use super::nodes::{
+    bash_heredoc, first_anonymous, heredoc_start, heredoc_text, is_fd_duplication,
+    is_write_operator, last_named, line_start, text_end,
+};
+use crate::limits;
+use crate::shell::guard::is_read_write_gap;
+use crate::shell::parse::kind;
+use crate::shell::sinks::blank_substitutions;
+use crate::shell::types::{Callee, Problem, Redirect, SimpleCommand, Stdin};
+use crate::shell::word;
+use crate::shell::word::{Word, text};
+use tree_sitter::Node;
+
+impl Walker<'_> {
+    pub(super) fn walk_redirected(&mut self, node: Node, depth: usize, stdin: &Stdin) {
+        let mut redirects = Vec::new();
+        let mut own_stdin = stdin.clone();
+        let mut trailing: Vec<Node> = Vec::new();
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.children(&mut cursor).collect();
+        let body = node.child_by_field_name("body");
+        // Put back the `-` tree-sitter dropped before a heredoc.
+        if let Some(body) = body.filter(|b| kind(b) == "command")
+            && let Some(heredoc) = children.iter().find(|c| kind(**c) == "heredoc_redirect")
+            && let Some(operator) = heredoc.child(0).filter(|o| kind(o) == "<<")
+            && (self
+                .src
+                .get(body.end_byte()..operator.start_byte())
+                .is_some_and(|gap| gap.trim_ascii() == b"-")
+                // `cat -<<X`: the operator token took the dash.
+                || text(operator, self.src).starts_with('-'))
+        {
+            self.stray_words.push(Word::literal("-"));
+        }
+        for child in &children {
+            if Some(*child) == body {
+                continue;
+            }
+            self.collect_redirect(*child, depth, &mut redirects, &mut own_stdin, &mut trailing);
+        }
+        let start = self.script.commands.len();
+        match body {
+            Some(body) if kind(body) == "command" => {
+                self.walk_command(body, depth + 1, &own_stdin, redirects);
+            }
+            Some(_) if !self.stray_words.is_empty() => {
+                // Words after a compound command's redirection: bash rejects it.
+                self.stray_words.clear();
+                self.script
+                    .problems
+                    .push(Problem::Syntax("words after a compound command".into()));
+                if let Some(body) = body {
+                    self.walk(body, depth + 1, &own_stdin);
+                }
+            }
+            Some(body) => {
+                // A compound body (`{ …; } > out`, `while …; done < file`):
+                // its commands share the stdin; the write targets belong to
+                // the group, recorded on a synthetic entry so they are judged.
+                self.walk(body, depth + 1, &own_stdin);
+                if !redirects.is_empty() {
+                    self.push(SimpleCommand {
+                        assignments: Vec::new(),
+                        words: Vec::new(),
+                        redirects,
+                        stdin: Stdin::Inherited,
+                        text: text(node, self.src).to_string(),
+                        span: node.byte_range(),
+                        scopes: Vec::new(),
+                        callee: Callee::Program,
+                    });
+                }
+            }
+            None => {
+                // A bare redirection (`> file`, `: > file`) truncates its target.
+                self.push(SimpleCommand {
+                    assignments: Vec::new(),
+                    words: Vec::new(),
+                    redirects,
+                    stdin: own_stdin,
+                    text: text(node, self.src).to_string(),
+                    span: node.byte_range(),
+                    scopes: Vec::new(),
+                    callee: Callee::Program,
+                });
+            }
+        }
+        // `cmd <<EOF | next` : tree-sitter puts the rest of the pipeline
+        // inside the heredoc redirect; it is fed by the command above.
+        let fed = start..self.script.commands.len();
+        for rest in trailing {
+            self.walk(rest, depth + 1, &Stdin::Pipe(fed.clone()));
+        }
+    }
+
+    pub(super) fn collect_redirect<'t>(
+        &mut self,
+        child: Node<'t>,
+        depth: usize,
+        redirects: &mut Vec<Redirect>,
+        stdin: &mut Stdin,
+        trailing: &mut Vec<Node<'t>>,
+    ) {
+        if self.in_bash_body(child) {
+            return;
+        }
+        match kind(child) {
+            "file_redirect" => {
+                let mut op = child
+                    .child_by_field_name("operator")
+                    .or_else(|| first_anonymous(child))
+                    .map(|o| text(o, self.src).to_string())
+                    .unwrap_or_default();
+                let mut cursor = child.walk();
+                if op == "<"
+                    && child
+                        .children(&mut cursor)
+                        .any(|c| is_read_write_gap(c, self.src))
+                {
+                    op = "<>".to_string();
+                }
+                let Some(dest) = child
+                    .child_by_field_name("destination")
+                    .or_else(|| last_named(child))
+                else {
+                    return;
+                };
+                // `ls < 2>&1`: the target tree-sitter found is the descriptor
+                // of the next redirection, and bash finds no target at all.
+                if kind(dest) == "number"
+                    && self
+                        .src
+                        .get(dest.end_byte())
+                        .is_some_and(|b| *b == b'>' || *b == b'<')
+                {
+                    self.script
+                        .problems
+                        .push(Problem::Syntax("a redirection without a target".into()));
+                }
+                // `cmd <` then a newline: bash wants the target on the line.
+                let gap = self
+                    .src
+                    .get(child.start_byte()..dest.start_byte())
+                    .unwrap_or(&[]);
+                if gap.contains(&b'\n') {
+                    self.script.problems.push(Problem::Syntax(
+                        "a redirection with its target on the next line".into(),
+                    ));
+                }
+                self.walk_words_for_substitutions(dest, depth + 1);
+                let target = word::decode(dest, self.src, &self.vars);
+                let mut cursor = child.walk();
+                let extra: Vec<Node> = child
+                    .children_by_field_name("destination", &mut cursor)
+                    .filter(|d| *d != dest)
+                    .collect();
+                for word_node in extra {
+                    self.walk_words_for_substitutions(word_node, depth + 1);
+                    let word = word::decode(word_node, self.src, &self.vars);
+                    self.stray_words.push(word);
+                }
+                if op == "<" {
+                    *stdin = Stdin::File(target);
+                } else if is_write_operator(&op) && !is_fd_duplication(&op, &target) {
+                    redirects.push(Redirect { op, target });
+                }
+            }
+            "herestring_redirect" => {
+                if let Some(value) = last_named(child) {
+                    let gap = self
+                        .src
+                        .get(child.start_byte()..value.start_byte())
+                        .unwrap_or(&[]);
+                    let descriptor = kind(value) == "number"
+                        && self
+                            .src
+                            .get(value.end_byte())
+                            .is_some_and(|b| *b == b'>' || *b == b'<');
+                    if descriptor || gap.contains(&b'\n') {
+                        self.script
+                            .problems
+                            .push(Problem::Syntax("a here-string without a word".into()));
+                    }
+                    self.walk_words_for_substitutions(value, depth + 1);
+                    *stdin = Stdin::HereString(word::decode(value, self.src, &self.vars));
+                }
+            }
+            "heredoc_redirect" => {
+                let mut delimiter = String::new();
+                let mut quoted = false;
+                let mut body_text = String::new();
+                let mut literal_body = true;
+                let mut cursor = child.walk();
+                let parts: Vec<Node> = child.children(&mut cursor).collect();
+                // `<<-` strips leading tabs from the body and the end line.
+                let strip_tabs = parts.iter().any(|p| kind(*p) == "<<-");
+                let mut body_from = None;
+                // A third silent misparse of tree-sitter-bash: a body whose
+                // first line starts with `\` is read as a line continuation,
+                // and that line becomes an argument of the redirection, out
+                // of the body (`bash <<'EOF'\n\\rm -rf /\nEOF` had an
+                // empty body). Any part that spans a newline before the body
+                // is one.
+                let body_start = parts
+                    .iter()
+                    .find(|p| kind(**p) == "heredoc_body")
+                    .map_or(usize::MAX, |b| b.start_byte());
+                if parts.iter().any(|p| {
+                    p.is_named()
+                        && !matches!(kind(p), "heredoc_start" | "heredoc_body" | "heredoc_end")
+                        && p.start_byte() < body_start
+                        && text(*p, self.src).contains('\n')
+                }) {
+                    self.script.problems.push(Problem::MergedLine(
+                        "the heredoc's first line, read as an argument".into(),
+                    ));
+                }
+                for part in parts {
+                    match kind(part) {
+                        "heredoc_start" => {
+                            let delim = text(part, self.src);
+                            quoted = delim.contains(['\'', '"', '\\']);
+                            delimiter = delim.replace(['\'', '"', '\\'], "");
+                            // `<< &`: bash wants a word, not an operator.
+                            if delim.is_empty()
+                                || delim.starts_with(['&', '|', ';', '(', ')', '<', '>'])
+                                || delim.starts_with("$(")
+                            {
+                                self.script.problems.push(Problem::Syntax(format!(
+                                    "`<< {delim}` has no delimiter word"
+                                )));
+                            }
+                        }
+                        "heredoc_body" => {
+                            body_from = Some(heredoc_start(part, self.src));
+                            body_text = heredoc_text(part, self.src);
+                            if !quoted {
+                                let mut c = part.walk();
+                                let kids: Vec<Node> = part.named_children(&mut c).collect();
+                                for k in kids {
+                                    if kind(k) != "heredoc_content" {
+                                        literal_body = false;
+                                        self.walk_words_for_substitutions(k, depth + 1);
+                                    }
+                                }
+                            }
+                        }
+                        "file_redirect" | "herestring_redirect" => {
+                            let mut ignored = Stdin::Inherited;
+                            self.collect_redirect(part, depth, redirects, &mut ignored, trailing);
+                        }
+                        "heredoc_end" => {
+                            let end = text(part, self.src).trim();
+                            if !delimiter.is_empty() && end != delimiter {
+                                self.script.problems.push(Problem::Syntax(format!(
+                                    "a heredoc opened with `{delimiter}` ends with `{}`",
+                                    limits::clip(end, 30)
+                                )));
+                            } else if !delimiter.is_empty() {
+                                // A sixth silent misparse of tree-sitter-bash:
+                                // its scanner ends a heredoc at a body line
+                                // that only starts like the delimiter
+                                // (`    EOF = 1`), and reads the lines after
+                                // it as commands. Bash reads on to the line
+                                // that is the delimiter alone, so commands
+                                // after that line were hidden, as body of a
+                                // later heredoc tree-sitter opened in between.
+                                // The end must be on the line where bash ends
+                                // the body (that line is the delimiter alone).
+                                let end_line = line_start(self.src, part.start_byte());
+                                let from = body_from.unwrap_or(end_line);
+                                let limit = text_end(child, self.src.len());
+                                let bash =
+                                    bash_heredoc(self.src, from, limit, &delimiter, strip_tabs);
+                                if bash.end_line != Some(end_line) {
+                                    let line = self.src[end_line..]
+                                        .split(|b| *b == b'\n')
+                                        .next()
+                                        .unwrap_or(&[]);
+                                    self.script.problems.push(Problem::HeredocEnd(
+                                        limits::clip(&String::from_utf8_lossy(line), 60)
+                                            .to_string(),
+                                    ));
+                                    self.bash_bodies.push(from..bash.past_end);
+                                    body_text = bash.body;
+                                    // A heredoc tree-sitter opened in the lines
+                                    // it misread can end at the same line.
+                                    if let Some(after) = bash.after.filter(|a| {
+                                        !a.trim().is_empty()
+                                            && !self.script.after_heredoc.contains(a)
+                                    }) {
+                                        self.script.after_heredoc.push(after);
+                                    }
+                                }
+                            }
+                        }
+                        _ if part.is_named() => trailing.push(part),
+                        _ => {}
+                    }
+                }
+                // Substitutions in an unquoted body run (tree-sitter reads
+                // no backquote there): each is parsed again on its own.
+                if !quoted {
+                    let (_, substitutions) = blank_substitutions(&body_text);
+                    if !substitutions.is_empty() {
+                        literal_body = false;
+                    }
+                    self.script.nested.extend(substitutions);
+                }
+                *stdin = Stdin::Heredoc {
+                    body: body_text,
+                    literal: quoted || literal_body,
+                };
+            }
+            _ if child.is_named() => {
+                // Not a redirect: walk it like any other node.
+                let keep = stdin.clone();
+                self.walk(child, depth + 1, &keep);
+            }
+            _ => {}
+        }
+    }
+}
