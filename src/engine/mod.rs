@@ -22,15 +22,18 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 mod code;
+mod edit;
+mod formatters;
 mod gitctl;
 mod law;
 mod modules;
 mod named;
 mod patch;
+mod trust;
 mod verb;
 use crate::law::{Laws, Reach};
 use code::ScriptKind;
-pub use law::{
+pub use edit::{
     EditContent, EditKind, Replacement, evaluate_edit, evaluate_edit_with, evaluate_search,
 };
 
@@ -225,6 +228,15 @@ pub fn explain(command: &str, location: &Location) -> (Decision, Vec<String>) {
     run.top(command);
     let trace = run.trace.take().unwrap_or_default();
     (run.finish(command), trace)
+}
+
+impl Run<'_> {
+    /// The decision, with the workspace's trust applied last: `restricted`
+    /// blocks everything but FREE, `denied` blocks everything.
+    fn finish(mut self, command: &str) -> Decision {
+        let verdict = Decision::from_findings(std::mem::take(&mut self.findings), command);
+        trust::trusted(verdict, self.laws, command)
+    }
 }
 
 /// `set -o` names that change nothing about which commands run or what
