@@ -29,13 +29,15 @@ mod law;
 mod modules;
 mod named;
 mod patch;
+mod project;
+mod scripts;
 mod trust;
 mod verb;
 use crate::law::{Laws, Reach};
-use code::ScriptKind;
 pub use edit::{
     EditContent, EditKind, Replacement, evaluate_edit, evaluate_edit_with, evaluate_search,
 };
+use scripts::ScriptKind;
 
 /// The rule families besides the floor and the lexicon, for `portcullis rules`.
 pub const RULE_FAMILIES: &[(&str, &str)] = &[
@@ -282,7 +284,7 @@ struct Run<'a> {
     findings: Vec<Finding>,
     trace: Option<Vec<String>>,
     /// Files written by heredocs so far in this command line.
-    written: Vec<code::WrittenScript>,
+    written: Vec<scripts::WrittenScript>,
     /// Scripts and recipe files the code lanes read in this request.
     lanes: code::LaneState,
     /// Wrappers read two ways so far (`Run::other_reading`).
