@@ -8,7 +8,7 @@
 //! It may touch only the [`Run`] it is given: findings, notes, the links and
 //! the laws.
 
-use super::code::ScriptKind;
+use super::scripts::ScriptKind;
 use super::{Run, Site, suffix};
 use crate::floor::{self, Invocation};
 use crate::law::Reach;
