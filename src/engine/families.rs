@@ -133,11 +133,11 @@ pub const RULE_FAMILIES: &[(&str, &str)] = &[
     ),
     (
         "gantry.policy_too_large",
-        "BLOCKED: every write, when a gantry file (manifest, mission, org pointer or bundle) is past 256 KiB, 4,096 keys or 4,096 list items",
+        "BLOCKED: every write, when a gantry file (manifest, mission, org pointer or bundle) is past 32 KiB, 1,024 keys or 1,024 list items, or past what the repository's other policy files left of the 64 KiB, 1,280 keys and 1,280 items they share",
     ),
     (
         "cage.policy_too_large",
-        "BLOCKED: every write, when .cage.yaml is past 256 KiB, 4,096 keys or 4,096 list items",
+        "BLOCKED: every write, when .cage.yaml is past 32 KiB, 1,024 keys or 1,024 list items",
     ),
     (
         "trust.executable",
@@ -153,12 +153,19 @@ pub const RULE_FAMILIES: &[(&str, &str)] = &[
     ),
     (
         "trust.restricted",
-        "BLOCKED: anything but FREE in a workspace whose trust is restricted",
+        "BLOCKED: anything but FREE in a workspace whose trust is restricted, also through a folder option (make -C, cargo --manifest-path)",
     ),
-    ("trust.denied", "BLOCKED: everything in a denied workspace"),
+    (
+        "trust.denied",
+        "BLOCKED: everything in a denied workspace, and every path read from one",
+    ),
+    (
+        "inline.python.local-module",
+        "SIGNED: the code's folder holds a file Python would import instead of one of its own modules or a module the code names",
+    ),
     (
         "trust.policy_too_large",
-        "BLOCKED: everything, when the workspace-trust file is past 256 KiB, 4,096 keys or 4,096 list items (read as denied)",
+        "BLOCKED: everything, when the workspace-trust file is past 32 KiB, 1,024 keys or 1,024 list items, or past what the repository's other policy files left (read as denied)",
     ),
     (
         "edit.allowed",
