@@ -88,6 +88,8 @@ struct Wrapper {
     unknown: Option<String>,
     #[serde(default)]
     note: Option<String>,
+    #[serde(default)]
+    examples: Vec<Example>,
 }
 
 #[derive(Deserialize)]
@@ -139,6 +141,8 @@ struct Spec {
     sends_arguments: bool,
     #[serde(default)]
     note: Option<String>,
+    #[serde(default)]
+    examples: Vec<Example>,
 }
 
 #[derive(Deserialize, Clone)]
@@ -169,6 +173,34 @@ struct WithOperands {
 }
 
 type BuildResult<T> = Result<T, String>;
+
+/// One worked example beside a rule: a command, the verdict it gets and the
+/// rule id that decides it (`-`: any). `tests/rule_examples.rs` runs them.
+#[derive(Deserialize, Clone)]
+#[serde(deny_unknown_fields)]
+struct Example {
+    command: String,
+    verdict: String,
+    rule: String,
+}
+
+/// An entry's examples are well formed: a command, a known verdict, a rule.
+fn check_examples(examples: &[Example], context: &str) -> BuildResult<()> {
+    for example in examples {
+        if example.command.trim().is_empty() || example.rule.trim().is_empty() {
+            return Err(format!(
+                "{context}: an example with an empty command or rule"
+            ));
+        }
+        if !["FREE", "SIGNED", "BLOCKED", "UNKNOWN"].contains(&example.verdict.as_str()) {
+            return Err(format!(
+                "{context}: example `{}` has unknown verdict `{}`",
+                example.command, example.verdict
+            ));
+        }
+    }
+    Ok(())
+}
 
 fn main() {
     if let Err(message) = run() {
@@ -299,6 +331,7 @@ fn emit_wrappers(path: &Path, out: &mut String) -> BuildResult<()> {
     let mut seen = BTreeSet::new();
     for wrapper in &file.wrappers {
         let context = format!("{}: wrapper {:?}", path.display(), wrapper.names);
+        check_examples(&wrapper.examples, &context)?;
         let class = class_variant(&wrapper.class, &context)?;
         let alone = class_variant(&wrapper.alone, &context)?;
         let unknown = match &wrapper.unknown {
@@ -476,6 +509,7 @@ fn node_of(spec: &Spec, name: &str, context: &str) -> BuildResult<Node> {
     let context = format!("{context} › {name}");
     class_variant(&spec.class, &context)?;
     writes_variant(spec.writes.as_deref(), &context)?;
+    check_examples(&spec.examples, &context)?;
     for opt in spec
         .value_opts
         .iter()
@@ -689,6 +723,7 @@ fn emit_lexicon(dir: &Path, out: &mut String) -> BuildResult<()> {
                     reads_past_dashdash: false,
                     sends_arguments: false,
                     note: None,
+                    examples: Vec::new(),
                 };
                 insert_verb(
                     &mut entries,
@@ -949,6 +984,8 @@ struct InlineCall {
     code: Option<u8>,
     #[serde(default)]
     callback_ok: bool,
+    #[serde(default)]
+    examples: Vec<Example>,
 }
 
 const CODE_EFFECTS: &[&str] = &[
@@ -1024,6 +1061,7 @@ fn emit_inline(path: &Path, out: &mut String) -> BuildResult<()> {
                 lang.to_lowercase(),
                 call.calls
             );
+            check_examples(&call.examples, &context)?;
             if !CODE_EFFECTS.contains(&call.effect.as_str()) {
                 return Err(format!("{context}: unknown effect `{}`", call.effect));
             }
@@ -1164,6 +1202,8 @@ struct ProtectedEntry {
     #[serde(default)]
     except: Vec<String>,
     remediation: String,
+    #[serde(default)]
+    examples: Vec<Example>,
 }
 
 #[derive(Deserialize)]
@@ -1213,6 +1253,7 @@ fn emit_law(path: &Path, out: &mut String) -> BuildResult<()> {
     let mut ids = BTreeSet::new();
     for entry in &file.protected {
         let context = format!("{}: {}", path.display(), entry.id);
+        check_examples(&entry.examples, &context)?;
         if !(entry.id.starts_with("cage.") || entry.id.starts_with("trust."))
             || !ids.insert(&entry.id)
         {

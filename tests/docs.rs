@@ -138,6 +138,30 @@ fn about(out: &mut String, value: &Value) {
 
 // ---------------------------------------------------------------- sections
 
+/// An entry's `examples`, each as its command, verdict and rule, or nothing.
+fn examples(entry: &Value) -> String {
+    entry
+        .get("examples")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .map(|example| {
+            let rule = str_of(example, "rule");
+            let rule = if rule == "-" {
+                String::new()
+            } else {
+                format!(" {}", code(rule))
+            };
+            format!(
+                "{} → {}{rule}",
+                code(str_of(example, "command")),
+                str_of(example, "verdict")
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
 fn render_floor(out: &mut String, floor: &Value) {
     out.push_str("## The blocked floor: `rules/floor.json`\n\n");
     about(out, floor);
@@ -195,6 +219,7 @@ fn render_law(out: &mut String, law: &Value) {
                         | "paths"
                         | "except"
                         | "remediation"
+                        | "examples"
                 ) {
                     let _ = writeln!(out, "  `{key}`: {}.", shown(value));
                 }
@@ -203,6 +228,10 @@ fn render_law(out: &mut String, law: &Value) {
         let remediation = str_of(rule, "remediation");
         if !remediation.is_empty() {
             let _ = writeln!(out, "  Instead: {}", cell(remediation));
+        }
+        let examples = examples(rule);
+        if !examples.is_empty() {
+            let _ = writeln!(out, "  Examples: {examples}.");
         }
     }
     out.push('\n');
@@ -228,13 +257,17 @@ fn render_wrappers(out: &mut String, wrappers: &Value) {
     about(out, wrappers);
     out.push_str(
         "Peeled by `src/peel.rs`; rule id `wrapper.<name>` when the wrapper itself decides.\n\n\
-         | wrapper | class | alone | how the command is found | note |\n|---|---|---|---|---|\n",
+         | wrapper | class | alone | how the command is found | note | examples |\n\
+         |---|---|---|---|---|---|\n",
     );
     for wrapper in wrappers["wrappers"].as_array().into_iter().flatten() {
         let mut how = Vec::new();
         if let Value::Object(fields) = wrapper {
             for (key, value) in fields {
-                if matches!(key.as_str(), "names" | "class" | "alone" | "note") {
+                if matches!(
+                    key.as_str(),
+                    "names" | "class" | "alone" | "note" | "examples"
+                ) {
                     continue;
                 }
                 match value {
@@ -247,12 +280,13 @@ fn render_wrappers(out: &mut String, wrappers: &Value) {
         }
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} |",
             codes(&strings(wrapper.get("names"))),
             str_of(wrapper, "class"),
             str_of(wrapper, "alone"),
             cell(&how.join(", ")),
             cell(str_of(wrapper, "note")),
+            examples(wrapper),
         );
     }
     out.push('\n');
@@ -372,7 +406,7 @@ fn render_inline(out: &mut String, inline: &Value) {
             let mut extra = Vec::new();
             if let Value::Object(fields) = entry {
                 for (key, value) in fields {
-                    if !matches!(key.as_str(), "calls" | "effect") {
+                    if !matches!(key.as_str(), "calls" | "effect" | "examples") {
                         extra.push(format!("{key} {}", shown(value)));
                     }
                 }
@@ -391,7 +425,13 @@ fn render_inline(out: &mut String, inline: &Value) {
                 calls.truncate(PURE_SHOWN);
                 calls.push(format!("… ({all} in all)"));
             }
-            let _ = writeln!(out, "- **{effect}**{extra}: {}", bares(&calls));
+            let examples = examples(entry);
+            let examples = if examples.is_empty() {
+                String::new()
+            } else {
+                format!(". Examples: {examples}")
+            };
+            let _ = writeln!(out, "- **{effect}**{extra}: {}{examples}", bares(&calls));
         }
         out.push('\n');
     }
@@ -476,6 +516,10 @@ fn render_spec(out: &mut String, spec: &Value) {
         .collect();
     if !flags.is_empty() {
         let _ = write!(out, "; flags: {}", flags.join(", "));
+    }
+    let examples = examples(spec);
+    if !examples.is_empty() {
+        let _ = write!(out, "; examples: {examples}");
     }
     out.push('\n');
 }
