@@ -14,7 +14,7 @@
 
 use super::glob::Pattern;
 use super::judge::{add, covers};
-use super::resolve::{Repository, read_small};
+use super::resolve::{Repository, pointed_git_dir};
 use super::spot::Spot;
 use super::{Hit, Law};
 use crate::rules::{PROTECTED_RULES, ProtectedRule};
@@ -58,18 +58,6 @@ pub fn outside_git_dirs(repo: &Repository) -> Vec<PathBuf> {
         dirs.push(pointed);
     }
     dirs
-}
-
-/// Where the `.git` file of the work tree at `root` points, when it is a
-/// file (`gitdir: PATH`, relative to `root`).
-fn pointed_git_dir(root: &Path) -> Option<PathBuf> {
-    let dot_git = root.join(DOT_GIT);
-    if std::fs::symlink_metadata(&dot_git).ok()?.is_dir() {
-        return None;
-    }
-    let text = read_small(&dot_git)?;
-    let pointed = text.trim().strip_prefix("gitdir:")?.trim();
-    Some(crate::paths::normalise(&root.join(pointed)))
 }
 
 /// Every absolute control pattern of one repository beyond the root-relative

@@ -243,7 +243,7 @@ impl Repository {
             .filter(|h| !h.is_empty())
             .map(PathBuf::from);
         let config = git_dir.as_deref().map(|common| {
-            let own = worktree_git_dir(&root).unwrap_or_else(|| common.to_path_buf());
+            let own = pointed_git_dir(&root).unwrap_or_else(|| common.to_path_buf());
             super::gitconfig::read(common, &own, &root, home.as_deref())
         });
         let config = config.unwrap_or_default();
@@ -284,10 +284,11 @@ fn git_dir_of(root: &Path) -> Option<PathBuf> {
     }
 }
 
-/// The work tree's own git folder, where a `.git` file points (the
-/// folder under `.git/worktrees/` of a linked work tree): its
-/// `config.worktree` is read there.
-fn worktree_git_dir(root: &Path) -> Option<PathBuf> {
+/// Where the `.git` file of the work tree at `root` points, when it is a
+/// file (`gitdir: PATH`, relative to `root`): the work tree's own git
+/// folder (under `.git/worktrees/` for a linked work tree), where its
+/// `config.worktree` is read.
+pub fn pointed_git_dir(root: &Path) -> Option<PathBuf> {
     let dot_git = root.join(".git");
     if std::fs::symlink_metadata(&dot_git).ok()?.is_dir() {
         return None;
