@@ -4,6 +4,7 @@
 //! Takes [`history::Record`]s one at a time; returns each decision (for
 //! `--json`) and keeps a [`Summary`] whose size does not grow with the
 //! input (lists are capped, counts are not).
+#![deny(clippy::indexing_slicing)]
 
 use crate::engine::{self, EditKind};
 use crate::history::{self, Kind, Record};
@@ -89,6 +90,8 @@ struct Folders {
 }
 
 impl Folders {
+    // In bounds: `last` is the entry just checked, one the index names, or the one just pushed.
+    #[allow(clippy::indexing_slicing)]
     fn laws_for(&mut self, cwd: &Option<PathBuf>) -> &mut Laws {
         if self.laws.get(self.last).is_none_or(|(seen, _)| seen != cwd) {
             self.last = match self.index.get(cwd) {
@@ -190,7 +193,7 @@ impl Replay {
                 });
             }
             if record.salvage.is_some() {
-                summary.unjudged[decision.verdict() as usize] += 1;
+                *tally_mut(&mut summary.unjudged, decision.verdict()) += 1;
                 if summary.unjudged_lines.len() < MAX_LISTED {
                     summary.unjudged_lines.push(Listed {
                         command: crate::limits::clip(
@@ -207,7 +210,7 @@ impl Replay {
         if matches!(record.kind, Kind::Typed(_)) {
             summary.typed += 1;
         }
-        summary.counts[decision.verdict() as usize] += 1;
+        *tally_mut(&mut summary.counts, decision.verdict()) += 1;
         if let Some(count) = summary.rules.get_mut(top.rule.as_str()) {
             *count += 1;
         } else if summary.rules.len() < MAX_DISTINCT {
@@ -372,7 +375,7 @@ impl Summary {
             Verdict::Blocked,
             Verdict::Unknown,
         ] {
-            let n = self.counts[verdict as usize];
+            let n = tally(&self.counts, verdict);
             out.push_str(&format!(
                 "  {:<8}{n:>9}  {:5.1}%\n",
                 verdict.as_str(),
@@ -383,7 +386,7 @@ impl Summary {
         for (rule, n) in top(&self.rules, 10) {
             out.push_str(&format!("  {n:>9}  {rule}\n"));
         }
-        let blocked = self.counts[Verdict::Blocked as usize];
+        let blocked = tally(&self.counts, Verdict::Blocked);
         out.push_str(&format!("\nBLOCKED ({blocked}):\n"));
         for b in &self.blocked {
             let when = b
@@ -462,9 +465,9 @@ impl Summary {
     /// a line that may hold a command that was not judged, counted at the
     /// verdict of what could be read of it and at least SIGNED.
     pub fn reaches(&self, floor: Verdict) -> bool {
-        [Verdict::Signed, Verdict::Blocked].iter().any(|v| {
-            *v >= floor && (self.counts[*v as usize] > 0 || self.unjudged[*v as usize] > 0)
-        })
+        [Verdict::Signed, Verdict::Blocked]
+            .iter()
+            .any(|v| *v >= floor && (tally(&self.counts, *v) > 0 || tally(&self.unjudged, *v) > 0))
     }
 
     /// The summary as one JSON object (`--summary-json`).
@@ -481,14 +484,14 @@ impl Summary {
             "unreadable": self.broken,
             "unjudged": self.unjudged_count(),
             "unjudged_verdicts": {
-                "SIGNED": self.unjudged[Verdict::Signed as usize],
-                "BLOCKED": self.unjudged[Verdict::Blocked as usize],
+                "SIGNED": tally(&self.unjudged, Verdict::Signed),
+                "BLOCKED": tally(&self.unjudged, Verdict::Blocked),
             },
             "verdicts": {
-                "FREE": self.counts[Verdict::Free as usize],
-                "SIGNED": self.counts[Verdict::Signed as usize],
-                "BLOCKED": self.counts[Verdict::Blocked as usize],
-                "UNKNOWN": self.counts[Verdict::Unknown as usize],
+                "FREE": tally(&self.counts, Verdict::Free),
+                "SIGNED": tally(&self.counts, Verdict::Signed),
+                "BLOCKED": tally(&self.counts, Verdict::Blocked),
+                "UNKNOWN": tally(&self.counts, Verdict::Unknown),
             },
             "rules": top(&self.rules, 50).into_iter().map(|(r, n)| json!({"rule": r, "count": n})).collect::<Vec<_>>(),
             "unknown_verbs": top(&self.unknown_verbs, 50).into_iter().map(|(v, n)| json!({"verb": v, "count": n})).collect::<Vec<_>>(),
@@ -530,6 +533,29 @@ impl Summary {
             let room = MAX_LISTED.saturating_sub(list.len());
             list.extend(from.into_iter().take(room));
         }
+    }
+}
+
+/// The count of `verdict` in a tally by verdict ([`Summary::counts`],
+/// [`Summary::unjudged`]), whose slots follow `Verdict`'s order.
+fn tally(counts: &[usize; 4], verdict: Verdict) -> usize {
+    let [free, unknown, signed, blocked] = *counts;
+    match verdict {
+        Verdict::Free => free,
+        Verdict::Unknown => unknown,
+        Verdict::Signed => signed,
+        Verdict::Blocked => blocked,
+    }
+}
+
+/// The slot of `verdict` in a tally by verdict, to count one more.
+fn tally_mut(counts: &mut [usize; 4], verdict: Verdict) -> &mut usize {
+    let [free, unknown, signed, blocked] = counts;
+    match verdict {
+        Verdict::Free => free,
+        Verdict::Unknown => unknown,
+        Verdict::Signed => signed,
+        Verdict::Blocked => blocked,
     }
 }
 
