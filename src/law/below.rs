@@ -47,7 +47,7 @@ impl Laws {
         let Some(index) = self.for_path(&real.join("_")) else {
             return Vec::new();
         };
-        let law = &self.laws[index];
+        let law = self.law(index);
         let Some(rel) = law.repo.relative(&real) else {
             return Vec::new();
         };

@@ -49,7 +49,7 @@ pub fn frozen_command(verb: &str, args: &[Word]) -> Option<&'static FrozenComman
         && args.first().is_some_and(|a| a.value == "-m")
         && let Some(module) = args.get(1)
     {
-        return frozen_command(&module.value, &args[2..]);
+        return frozen_command(&module.value, args.get(2..).unwrap_or_default());
     }
     if verb == "corepack"
         && let Some(manager) = args.first().filter(|a| {
@@ -59,11 +59,11 @@ pub fn frozen_command(verb: &str, args: &[Word]) -> Option<&'static FrozenComman
             )
         })
     {
-        return frozen_command(&manager.value, &args[1..]);
+        return frozen_command(&manager.value, args.get(1..).unwrap_or_default());
     }
     // `yarn workspace web add x` is `yarn add x` in a workspace.
     if verb == "yarn" && args.first().is_some_and(|a| a.value == "workspace") && args.len() > 2 {
-        return frozen_command(verb, &args[2..]);
+        return frozen_command(verb, args.get(2..).unwrap_or_default());
     }
     let reading = Reading::of(verb, args);
     // A global install (`npm install -g tsc`) changes no project file.
@@ -102,14 +102,14 @@ fn matching(words: &[&str], options: &[&str], skip: usize) -> Option<&'static Fr
         if entry_verb != verb || rest.len() < entry_rest.len() {
             return false;
         }
-        if rest[..entry_rest.len()] != *entry_rest {
+        let Some((head, tail)) = rest.split_at_checked(entry_rest.len()) else {
+            return false;
+        };
+        if head != entry_rest {
             return false;
         }
         // `.` is the project itself, not a package (`pip install .`).
-        let extra = rest[entry_rest.len()..]
-            .iter()
-            .filter(|w| !matches!(**w, "." | "./"))
-            .count();
+        let extra = tail.iter().filter(|w| !matches!(**w, "." | "./")).count();
         let fits = match c.rest {
             FrozenRest::Nothing => extra == 0,
             FrozenRest::Package => extra > 0,
@@ -155,7 +155,7 @@ impl<'a> Reading<'a> {
             options.extend(before.unknown.iter().map(|&i| word(i)));
             shifted |= !before.unknown.is_empty();
             let Some((sub, i, offset, next)) = place.and_then(|(i, offset, next)| {
-                let name = argv[i].value.get(offset..)?;
+                let name = argv.get(i)?.value.get(offset..)?;
                 spec.sub(name).map(|sub| (sub, i, offset, next))
             }) else {
                 break;

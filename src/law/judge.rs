@@ -207,8 +207,10 @@ pub fn home_hits(spot: &Spot, home: Option<&Path>) -> Vec<Hit> {
     rules.dedup();
     let mut hits = Vec::new();
     for i in rules {
-        let rule = &PROTECTED_RULES[i];
-        let Some(verdict) = rule.verdict else {
+        let Some((rule, verdict)) = PROTECTED_RULES
+            .get(i)
+            .and_then(|rule| Some((rule, rule.verdict?)))
+        else {
             continue;
         };
         add(

@@ -21,6 +21,7 @@
 //! commands reach, `policy` and `document` read the policy files, `glob`
 //! matches, `resolve` and `gitignore` read the filesystem, `show` prints the
 //! law for `portcullis policy`.
+#![deny(clippy::indexing_slicing)]
 
 mod below;
 mod commands;
@@ -211,7 +212,15 @@ impl Laws {
     /// The law of the working folder's repository.
     pub fn home(&mut self) -> Option<&Law> {
         self.load_home();
-        self.home_index().map(|i| &self.laws[i])
+        self.home_index().and_then(|i| self.laws.get(i))
+    }
+
+    /// Law `i`, an index [`Laws::push`], [`Laws::for_path`] or
+    /// [`Laws::home_index`] gave out.
+    // In bounds: each index was below `laws.len()` when given out, and no law is ever removed.
+    #[allow(clippy::indexing_slicing)]
+    fn law(&self, i: usize) -> &Law {
+        &self.laws[i]
     }
 
     fn load_home(&mut self) {
@@ -248,7 +257,7 @@ impl Laws {
         // first folder that does not exist (nothing below it does): a
         // deep path costs one look per existing folder, not per ancestor.
         let start = path.parent().unwrap_or(path);
-        let base = best.map_or_else(|| PathBuf::from("/"), |i| self.laws[i].repo.root.clone());
+        let base = best.map_or_else(|| PathBuf::from("/"), |i| self.law(i).repo.root.clone());
         let mut nested = None;
         if best.is_none() && std::fs::symlink_metadata(base.join(".git")).is_ok() {
             nested = Some(base.clone());
@@ -285,7 +294,7 @@ impl Laws {
     /// repository keeps the law of each one that contains it. Remembered per
     /// root: at most a few looks per folder above it, once.
     fn outer_of(&mut self, i: usize) -> Vec<usize> {
-        let root = self.laws[i].repo.root.clone();
+        let root = self.law(i).repo.root.clone();
         let roots = match self.outer.get(&root) {
             Some(known) => known.clone(),
             None => {
@@ -340,7 +349,7 @@ impl Laws {
                 found
             }
         };
-        trust_hit(&self.laws[strictest?], verdict)
+        trust_hit(self.laws.get(strictest?)?, verdict)
     }
 
     /// The trust finding for a path a command reads or runs in (`cat
@@ -401,8 +410,8 @@ impl Laws {
         }
         chain
             .into_iter()
-            .filter(|&i| self.laws[i].policy.trust != Trust::Trusted)
-            .max_by_key(|&i| self.laws[i].policy.trust == Trust::Denied)
+            .filter(|&i| self.law(i).policy.trust != Trust::Trusted)
+            .max_by_key(|&i| self.law(i).policy.trust == Trust::Denied)
     }
 
     /// Whether dependencies are frozen by any law containing the working
@@ -414,7 +423,7 @@ impl Laws {
         };
         let mut chain = vec![home];
         chain.extend(self.outer_of(home));
-        chain.iter().any(|&i| self.laws[i].frozen())
+        chain.iter().any(|&i| self.law(i).frozen())
     }
 
     /// Protected files that are the same file as `path` (a hard link: the
@@ -449,7 +458,7 @@ impl Laws {
             }
         }
         for &i in &chain {
-            let law = &self.laws[i];
+            let law = self.law(i);
             let root = &law.repo.root;
             let literal = |p: &str| !p.contains(['*', '?', '[']);
             for rule in crate::rules::PROTECTED_RULES.iter() {
@@ -539,7 +548,7 @@ impl Laws {
         if prefix.is_empty() || !prefix.starts_with('/') {
             return Some(form.clone());
         }
-        let law = &self.laws[i];
+        let law = self.law(i);
         let roots = std::iter::once(&law.repo.root).chain(law.repo.real_root.as_ref());
         for root in roots {
             let root_text = root.to_string_lossy();
@@ -640,10 +649,10 @@ impl Laws {
             // A nested repository (or a project inside another's folder)
             // is judged by every law that contains it.
             for (j, outer) in self.outer_forms(index, form) {
-                judge_form(Some(&self.laws[j]), &outer, spot, &mut hits);
+                judge_form(Some(self.law(j)), &outer, spot, &mut hits);
             }
             match index {
-                Some(i) => judge_form(Some(&self.laws[i]), &rel, spot, &mut hits),
+                Some(i) => judge_form(Some(self.law(i)), &rel, spot, &mut hits),
                 None => {
                     unresolved |= !form.is_literal();
                     // Outside every repository only the named path is
@@ -662,9 +671,14 @@ impl Laws {
             // judged by its name.
             if spot.reach == Reach::Tree && form.is_literal() {
                 let dir = PathBuf::from(form.literal_prefix());
-                let home_root = self.home_index().map(|i| self.laws[i].repo.root.clone());
-                let in_home = home_root
-                    .is_some_and(|r| dir.starts_with(&r) && self.laws[0].repo.git_dir.is_some());
+                let home_root = self.home_index().map(|i| self.law(i).repo.root.clone());
+                let in_home = home_root.is_some_and(|r| {
+                    dir.starts_with(&r)
+                        && self
+                            .laws
+                            .first()
+                            .is_some_and(|home| home.repo.git_dir.is_some())
+                });
                 if in_home && dir.is_dir() {
                     let (files, repositories) = tree_listing(&dir);
                     for root in repositories {
@@ -678,9 +692,9 @@ impl Laws {
                         let file = Pattern::literal(&file.to_string_lossy());
                         let (index, rel) = self.relative_form(&file);
                         for (j, outer) in self.outer_forms(index, &file) {
-                            judge_form(Some(&self.laws[j]), &outer, &file_spot, &mut hits);
+                            judge_form(Some(self.law(j)), &outer, &file_spot, &mut hits);
                         }
-                        judge_form(index.map(|i| &self.laws[i]), &rel, &file_spot, &mut hits);
+                        judge_form(index.map(|i| self.law(i)), &rel, &file_spot, &mut hits);
                     }
                 }
             }
@@ -736,7 +750,7 @@ impl Laws {
         };
         match self.for_path(&folder) {
             Some(i) => {
-                let law = &self.laws[i];
+                let law = self.law(i);
                 let roots = std::iter::once(&law.repo.root).chain(law.repo.real_root.as_ref());
                 for root in roots {
                     let root_text = root.to_string_lossy();
@@ -837,6 +851,7 @@ pub fn trust_hit(law: &Law, verdict: Verdict) -> Option<Hit> {
 }
 
 #[cfg(test)]
+#[allow(clippy::indexing_slicing)]
 mod tests {
     use super::*;
 

@@ -381,7 +381,7 @@ pub fn normalise_entry(value: &str, what: &str) -> Result<String, String> {
         v = rest.to_string();
     }
     let v = v.trim_end_matches('/').to_string();
-    let drive = v.len() >= 2 && v.as_bytes()[1] == b':' && v.as_bytes()[0].is_ascii_alphabetic();
+    let drive = matches!(v.as_bytes(), [letter, b':', ..] if letter.is_ascii_alphabetic());
     if v.is_empty()
         || v == "."
         || v.starts_with('/')
@@ -833,7 +833,9 @@ pub fn mission_law(text: Option<&str>) -> Result<Node, String> {
 pub fn under(path: &str, root: &str) -> bool {
     let root = root.trim_end_matches('/');
     path == root
-        || path.len() > root.len() && path.starts_with(root) && path.as_bytes()[root.len()] == b'/'
+        || path.len() > root.len()
+            && path.starts_with(root)
+            && path.as_bytes().get(root.len()) == Some(&b'/')
 }
 
 /// Reads the workspace-trust project maximum (strict schema).
@@ -871,6 +873,7 @@ fn trust_of(doc: &Node) -> Result<Trust, String> {
 }
 
 #[cfg(test)]
+#[allow(clippy::indexing_slicing)]
 mod tests {
     use super::*;
 
