@@ -1,8 +1,8 @@
 //! Runs every example written beside a rule in `rules/` and checks coverage.
 //!
 //! An entry of `rules/wrappers.json`, of `protected` in `rules/law.json`, of
-//! `python`/`javascript` in `rules/inline.json` and a lexicon verb or
-//! subcommand may carry `examples`: a list of
+//! `python`/`javascript` in `rules/inline.json` and a lexicon verb,
+//! subcommand (at any depth) or `flags` entry may carry `examples`: a list of
 //! `{"command": …, "verdict": "FREE|SIGNED|BLOCKED|UNKNOWN", "rule": …}`,
 //! `rule` being the deciding rule id or `-` for any. Each runs through
 //! [`evaluate`] in an empty temporary working folder, as the corpus does.
@@ -65,9 +65,9 @@ fn names(entry: &Value, key: &str) -> String {
         .join("/")
 }
 
-/// A lexicon spec's examples and those of its subcommands, depth first.
-fn spec_examples(owner: &str, spec: &Value, out: &mut Vec<Example>) {
-    let name = ["verb", "name"]
+/// A lexicon spec's name: `verb`, `verbs`, `name` or `names`.
+fn spec_name(spec: &Value) -> String {
+    ["verb", "name"]
         .iter()
         .find_map(|k| spec.get(*k).and_then(Value::as_str).map(str::to_string))
         .unwrap_or_else(|| {
@@ -77,16 +77,39 @@ fn spec_examples(owner: &str, spec: &Value, out: &mut Vec<Example>) {
             } else {
                 verbs
             }
-        });
+        })
+}
+
+/// A lexicon spec's examples, those of its flags and those of its
+/// subcommands, depth first.
+fn spec_examples(owner: &str, spec: &Value, out: &mut Vec<Example>) {
+    let name = spec_name(spec);
     let owner = if owner.is_empty() {
         name
     } else {
         format!("{owner} {name}")
     };
     out.extend(examples_of(&owner, spec));
+    for flag in entries(spec, "flags") {
+        out.extend(examples_of(
+            &format!("{owner} {}", names(flag, "flag")),
+            flag,
+        ));
+    }
     for sub in entries(spec, "subs") {
         spec_examples(&owner, sub, out);
     }
+}
+
+/// The lexicon files, sorted.
+fn lexicon_files() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = fs::read_dir(rules().join("lexicon"))
+        .expect("rules/lexicon")
+        .map(|entry| entry.expect("a folder entry").path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
+        .collect();
+    files.sort();
+    files
 }
 
 /// Every example under `rules/`.
@@ -111,13 +134,7 @@ fn all_examples() -> Vec<Example> {
             ));
         }
     }
-    let mut files: Vec<PathBuf> = fs::read_dir(dir.join("lexicon"))
-        .expect("rules/lexicon")
-        .map(|entry| entry.expect("a folder entry").path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
-        .collect();
-    files.sort();
-    for file in files {
+    for file in lexicon_files() {
         for spec in entries(&read_json(&file), "verbs") {
             spec_examples("", spec, &mut out);
         }
