@@ -6,8 +6,10 @@
 //! `{"command": …, "verdict": "FREE|SIGNED|BLOCKED|UNKNOWN", "rule": …}`,
 //! `rule` being the deciding rule id or `-` for any. Each runs through
 //! [`evaluate`] in an empty temporary working folder, as the corpus does.
-//! Every wrapper, every protected path and every inline call with an effect
-//! other than `none` must carry at least one, so coverage cannot regress.
+//! Every wrapper, every protected path, every inline call with an effect
+//! other than `none` and every lexicon verb with subcommands or flags (in
+//! the verb, one of its flags or one of its subcommands) must carry at
+//! least one, so coverage cannot regress.
 
 use portcullis::evaluate;
 use serde_json::Value;
@@ -99,6 +101,18 @@ fn spec_examples(owner: &str, spec: &Value, out: &mut Vec<Example>) {
     for sub in entries(spec, "subs") {
         spec_examples(&owner, sub, out);
     }
+}
+
+/// Whether a lexicon spec, one of its flags or one of its subcommands at
+/// any depth carries an example.
+fn has_example(spec: &Value) -> bool {
+    let own = |entry: &Value| {
+        entry
+            .get("examples")
+            .and_then(Value::as_array)
+            .is_some_and(|list| !list.is_empty())
+    };
+    own(spec) || entries(spec, "flags").any(own) || entries(spec, "subs").any(has_example)
 }
 
 /// The lexicon files, sorted.
@@ -207,6 +221,33 @@ fn every_protected_path_has_an_example() {
     assert!(
         bare.is_empty(),
         "protected entries with no example: {bare:?}"
+    );
+}
+
+#[test]
+fn every_lexicon_verb_with_subcommands_or_flags_has_an_example() {
+    let mut bare = Vec::new();
+    for file in lexicon_files() {
+        let name = file
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .to_string();
+        for spec in entries(&read_json(&file), "verbs") {
+            let rich = [spec.get("subs"), spec.get("flags")]
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_array)
+                .any(|list| !list.is_empty());
+            if rich && !has_example(spec) {
+                bare.push(format!("{name}: {}", spec_name(spec)));
+            }
+        }
+    }
+    assert!(
+        bare.is_empty(),
+        "lexicon verbs with subcommands or flags and no example (in the verb, a flag or a \
+         subcommand): {bare:?}"
     );
 }
 
