@@ -163,6 +163,9 @@ struct Flag {
     /// whose runner, linker or wrapper is a command).
     #[serde(default)]
     runs: Option<String>,
+    /// Commands that use the flag, or a near miss without it.
+    #[serde(default)]
+    examples: Vec<Example>,
 }
 
 #[derive(Deserialize, Clone)]
@@ -536,6 +539,7 @@ fn node_of(spec: &Spec, name: &str, context: &str) -> BuildResult<Node> {
             check_flag_spelling(spelling, &context)?;
         }
         class_variant(&flag.class, &context)?;
+        check_examples(&flag.examples, &context)?;
         if let Some(mode) = flag.writes.as_deref().filter(|m| *m != "value") {
             writes_variant(Some(mode), &context)?;
         }
