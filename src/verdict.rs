@@ -3,7 +3,7 @@
 //! A stage never returns a string verdict: it returns [`Finding`]s, and the
 //! strictest finding of a request is its [`Decision`].
 
-use crate::rule_id::{Family, RuleId};
+use crate::rule_id::{Family, Rule, RuleId};
 use std::fmt;
 
 /// What portcullis says about a tool call, ordered from least to most strict,
@@ -217,7 +217,7 @@ impl Decision {
         }
         let top = top.cloned().unwrap_or_else(|| Finding {
             verdict: Verdict::Free,
-            rule: RuleId::fixed("verb.empty"),
+            rule: RuleId::Fixed(Rule::VerbEmpty),
             reason: "nothing to run".to_string(),
             remediation: String::new(),
             part: whole.to_string(),
@@ -233,10 +233,17 @@ impl Decision {
 
 /// How specific a rule is, to choose among findings of equal verdict.
 fn specificity(rule: &RuleId) -> u8 {
-    match rule.family() {
-        Family::Lexicon if *rule == "lexicon.cd" => 0,
-        Family::Floor | Family::Cage | Family::Gantry | Family::Trust => 2,
-        Family::Write if *rule == "write.unresolved" => 2,
+    match rule {
+        RuleId::Lexicon(lexicon) if lexicon.is_verb("cd") => 0,
+        RuleId::Floor(_) | RuleId::Fixed(Rule::WriteUnresolved) => 2,
+        RuleId::Fixed(fixed)
+            if matches!(
+                fixed.family(),
+                Family::Cage | Family::Gantry | Family::Trust
+            ) =>
+        {
+            2
+        }
         _ => 1,
     }
 }
