@@ -10,7 +10,7 @@ use crate::engine::{self, EditKind};
 use crate::history::{self, Kind, Record};
 use crate::law::Laws;
 use crate::paths::Location;
-use crate::rule_id::Family;
+use crate::rule_id::{Family, Rule, RuleId};
 use crate::verdict::{Decision, Finding, Verdict};
 use serde_json::{Value, json};
 use std::collections::HashMap;
@@ -53,7 +53,7 @@ pub struct Summary {
     /// own), by that reading's verdict, which is at least SIGNED.
     pub unjudged: [usize; 4],
     /// How often each top rule decided.
-    pub rules: HashMap<String, usize>,
+    pub rules: HashMap<RuleId, usize>,
     /// Verbs the lexicon does not know, by count.
     pub unknown_verbs: HashMap<String, usize>,
     /// Every BLOCKED command (up to [`MAX_LISTED`]).
@@ -211,10 +211,10 @@ impl Replay {
             summary.typed += 1;
         }
         *tally_mut(&mut summary.counts, decision.verdict()) += 1;
-        if let Some(count) = summary.rules.get_mut(top.rule.as_str()) {
+        if let Some(count) = summary.rules.get_mut(&top.rule) {
             *count += 1;
         } else if summary.rules.len() < MAX_DISTINCT {
-            summary.rules.insert(top.rule.to_string(), 1);
+            summary.rules.insert(top.rule.clone(), 1);
         }
         if decision.verdict() == Verdict::Blocked && summary.blocked.len() < MAX_LISTED {
             summary.blocked.push(listed());
@@ -225,7 +225,7 @@ impl Replay {
         for finding in decision
             .findings
             .iter()
-            .filter(|f| f.rule == "unknown.verb")
+            .filter(|f| f.rule == Rule::UnknownVerb)
         {
             let verb = finding.reason.split(' ').next().unwrap_or("").to_string();
             if summary.unknown_verbs.len() < MAX_DISTINCT
@@ -294,7 +294,7 @@ pub fn unreadable(line: usize, why: &str) -> Decision {
     Decision::from_findings(
         vec![Finding {
             verdict: Verdict::Signed,
-            rule: "parse.encoding".into(),
+            rule: Rule::ParseEncoding.into(),
             reason: format!("line {line} {why}"),
             remediation:
                 "Fix the line: one command per line, UTF-8, JSON where the format is JSONL.".into(),
@@ -340,11 +340,20 @@ pub fn row(decision: &Decision, shown: &str, file: &str, record: &Record) -> Val
     value
 }
 
-fn top(counts: &HashMap<String, usize>, n: usize) -> Vec<(&str, usize)> {
-    let mut all: Vec<(&str, usize)> = counts.iter().map(|(k, v)| (k.as_str(), *v)).collect();
-    all.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+fn top<K: std::fmt::Display>(counts: &HashMap<K, usize>, n: usize) -> Vec<(String, usize)> {
+    let mut all: Vec<(String, usize)> = counts.iter().map(|(k, v)| (k.to_string(), *v)).collect();
+    all.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     all.truncate(n);
     all
+}
+
+/// Adds `from`'s counts to `into`, keeping at most [`MAX_DISTINCT`] keys.
+fn absorb_counts<K: std::hash::Hash + Eq>(into: &mut HashMap<K, usize>, from: HashMap<K, usize>) {
+    for (key, n) in from {
+        if into.len() < MAX_DISTINCT || into.contains_key(&key) {
+            *into.entry(key).or_default() += n;
+        }
+    }
 }
 
 impl Summary {
@@ -514,16 +523,8 @@ impl Summary {
         for (mine, theirs) in self.unjudged.iter_mut().zip(other.unjudged) {
             *mine += theirs;
         }
-        for (map, from) in [
-            (&mut self.rules, other.rules),
-            (&mut self.unknown_verbs, other.unknown_verbs),
-        ] {
-            for (key, n) in from {
-                if map.len() < MAX_DISTINCT || map.contains_key(&key) {
-                    *map.entry(key).or_default() += n;
-                }
-            }
-        }
+        absorb_counts(&mut self.rules, other.rules);
+        absorb_counts(&mut self.unknown_verbs, other.unknown_verbs);
         for (list, from) in [
             (&mut self.blocked, other.blocked),
             (&mut self.unparsable, other.unparsable),

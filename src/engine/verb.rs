@@ -16,7 +16,7 @@ use crate::lexicon::{self, Classified, Written};
 use crate::limits;
 use crate::paths::Location;
 use crate::peel;
-use crate::rule_id::RuleId;
+use crate::rule_id::{Rule, RuleId};
 use crate::shell::{self, Word};
 use crate::verdict::{Effect, Verdict};
 use std::borrow::Cow;
@@ -158,7 +158,7 @@ impl Run<'_> {
         {
             self.find(
                 Verdict::Signed,
-                "parse.error",
+                Rule::ParseError,
                 "the command does not parse as shell: `[[` without `]]`".into(),
                 "Rewrite the command in plain shell (one command per line, quotes closed) so it can be checked.",
                 part,
@@ -187,7 +187,7 @@ impl Run<'_> {
         });
         self.find(
             Verdict::Free,
-            "verb.function",
+            Rule::VerbFunction,
             format!("calls {written}, defined in this command"),
             "",
             &site.command.text,
@@ -227,7 +227,7 @@ impl Run<'_> {
         });
         self.find(
             Verdict::Free,
-            "lexicon.cd",
+            RuleId::lexicon(&["cd"], None),
             "cd changes folder".into(),
             "",
             part,
@@ -253,7 +253,7 @@ impl Run<'_> {
         });
         self.find(
             Effect::Exec.verdict(),
-            "verb.exec",
+            Rule::VerbExec,
             format!("runs {written}, whose content portcullis does not check"),
             Effect::Exec.remediation(),
             &site.command.text,
@@ -280,7 +280,7 @@ impl Run<'_> {
             if remote.dynamic {
                 self.find(
                     Verdict::Signed,
-                    "parse.dynamic-script",
+                    Rule::ParseDynamicScript,
                     "ssh runs a remote command only known when the command runs".into(),
                     "Write the remote command out literally so it can be checked.",
                     part,
@@ -293,7 +293,7 @@ impl Run<'_> {
             self.note(depth, || format!("{verb} runs locally: {local}"));
             self.find(
                 Effect::Exec.verdict(),
-                "verb.exec",
+                Rule::VerbExec,
                 format!("{verb} runs `{}` on this machine", limits::clip(&local, 80)),
                 Effect::Exec.remediation(),
                 part,
@@ -355,7 +355,7 @@ impl Run<'_> {
         if let Some((w, class)) = runner.and_then(|w| w.unknown.map(|c| (w, c))) {
             self.find(
                 class.verdict(),
-                RuleId::wrapper(w.name),
+                RuleId::Wrapper(w.name),
                 format!(
                     "{} runs {verb}, which portcullis does not know{}",
                     w.name,
@@ -375,7 +375,7 @@ impl Run<'_> {
         }
         self.find(
             Verdict::Unknown,
-            "unknown.verb",
+            Rule::UnknownVerb,
             format!("{verb} is not in portcullis's lexicon"),
             "portcullis cannot vouch for this program; the host's permission prompt decides.",
             part,

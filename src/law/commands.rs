@@ -7,6 +7,7 @@
 //! [`FrozenCommand`].
 
 use super::spot::Reach;
+use crate::rule_id::Rule;
 use crate::rules::{FROZEN_COMMANDS, FrozenCommand, FrozenRest, LOCK_SAFE_FLAGS, READ_ONLY_FLAGS};
 use crate::shell::Word;
 
@@ -116,7 +117,8 @@ fn matching(words: &[&str], options: &[&str], skip: usize) -> Option<&'static Fr
             FrozenRest::Any => true,
         };
         let given = c.options.is_empty() || options.iter().any(|o| c.options.contains(o));
-        let safe = c.rule == "cage.lockfile" && options.iter().any(|o| LOCK_SAFE_FLAGS.contains(o));
+        let safe =
+            c.rule == Rule::CageLockfile && options.iter().any(|o| LOCK_SAFE_FLAGS.contains(o));
         fits && given && !safe
     })
 }
@@ -224,7 +226,7 @@ mod tests {
     #[test]
     fn frozen_commands() {
         let words = |s: &str| s.split(' ').map(Word::literal).collect::<Vec<_>>();
-        let rule = |verb: &str, args: &str| frozen_command(verb, &words(args)).map(|c| c.rule);
+        let rule = |verb: &str, args: &str| frozen_command(verb, &words(args)).map(|c| c.rule.id());
         assert_eq!(
             rule("npm", "install lodash"),
             Some("cage.dependency_manifest")
@@ -250,7 +252,7 @@ mod tests {
         assert_eq!(rule("cargo", "build"), None);
         assert_eq!(rule("yarn", "test"), None);
         assert_eq!(
-            frozen_command("yarn", &[]).map(|c| c.rule),
+            frozen_command("yarn", &[]).map(|c| c.rule.id()),
             Some("cage.lockfile")
         );
     }
@@ -258,7 +260,7 @@ mod tests {
     #[test]
     fn frozen_commands_are_read_past_their_options() {
         let words = |s: &str| s.split(' ').map(Word::literal).collect::<Vec<_>>();
-        let rule = |verb: &str, args: &str| frozen_command(verb, &words(args)).map(|c| c.rule);
+        let rule = |verb: &str, args: &str| frozen_command(verb, &words(args)).map(|c| c.rule.id());
         let manifest = Some("cage.dependency_manifest");
         assert_eq!(rule("npm", "--prefix . install x"), manifest);
         assert_eq!(rule("npm", "-w pkg install x"), manifest);

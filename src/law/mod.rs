@@ -36,6 +36,7 @@ pub mod resolve;
 pub mod show;
 mod spot;
 
+use crate::rule_id::Rule;
 pub use commands::{frozen_command, reach_of};
 pub use judge::{
     HOME_PREFIX, MISSION_CONTRACT_RULE, builtin_revert_rule, home_hits, problem_rule,
@@ -592,8 +593,8 @@ impl Laws {
 pub struct Hit {
     /// The verdict.
     pub verdict: Verdict,
-    /// The rule id (`cage.secrets`, `gantry.forbidden_zone` …).
-    pub rule: String,
+    /// The rule (`cage.secrets`, `gantry.forbidden_zone` …).
+    pub rule: Rule,
     /// Why, naming the path and where the rule comes from.
     pub reason: String,
     /// What to do instead.
@@ -720,7 +721,7 @@ impl Laws {
             let mut could_be = hits
                 .iter()
                 .take(3)
-                .map(|h| h.rule.as_str())
+                .map(|h| h.rule.id())
                 .collect::<Vec<_>>()
                 .join(", ");
             if hits.len() > 3 {
@@ -826,7 +827,7 @@ pub fn trust_hit(law: &Law, verdict: Verdict) -> Option<Hit> {
         Trust::Restricted if verdict == Verdict::Free => None,
         Trust::Restricted => Some(Hit {
             verdict: Verdict::Blocked,
-            rule: "trust.restricted".to_string(),
+            rule: Rule::TrustRestricted,
             reason: format!(
                 "the workspace's trust is restricted ({}): read-only, no network; only commands that change nothing may run",
                 policy::TRUST_FILE
@@ -836,11 +837,10 @@ pub fn trust_hit(law: &Law, verdict: Verdict) -> Option<Hit> {
         Trust::Denied => Some(Hit {
             verdict: Verdict::Blocked,
             rule: if too_large {
-                "trust.policy_too_large"
+                Rule::TrustPolicyTooLarge
             } else {
-                "trust.denied"
-            }
-            .to_string(),
+                Rule::TrustDenied
+            },
             reason: format!(
                 "the workspace's trust is denied{}: nothing may run here until an operator records a decision",
                 if why.is_empty() { format!(" ({})", policy::TRUST_FILE) } else { why }
@@ -906,7 +906,7 @@ mod tests {
     fn rules_hit(laws: &mut Laws, path: &str, reach: Reach) -> Vec<(String, Verdict)> {
         laws.judge(&spot(path, reach))
             .into_iter()
-            .map(|h| (h.rule, h.verdict))
+            .map(|h| (h.rule.id().to_string(), h.verdict))
             .collect()
     }
 

@@ -535,7 +535,7 @@ fn protect_entry(item: &Node, default_mode: Verdict) -> Result<Protect, String> 
 
 /// The built-in revert rule a `report` entry would weaken: one that already
 /// covers the entry's fixed part (the text before its first wildcard).
-fn weakened_builtin(glob: &str) -> Option<&'static str> {
+fn weakened_builtin(glob: &str) -> Option<crate::rule_id::Rule> {
     let fixed_end = glob.find(['*', '?', '[']).unwrap_or(glob.len());
     let fixed = glob[..fixed_end].trim_end_matches('/');
     if fixed.is_empty() {
