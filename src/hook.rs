@@ -8,6 +8,7 @@
 //! stderr line with exit code 2 (Claude Code blocks the call).
 #![deny(clippy::indexing_slicing)]
 
+pub mod apply_patch;
 pub mod wire;
 
 use crate::paths::Location;
@@ -97,6 +98,15 @@ pub enum ToolCall {
         /// (`content`, `old_string`/`new_string`, `edits`).
         content: Option<crate::engine::EditContent>,
     },
+    /// A patch that writes several files (`apply_patch`: Codex's,
+    /// OpenCode's for GPT-5 style models, Copilot's): every file it adds,
+    /// updates, deletes or moves, each judged as an edit tool's write.
+    Patch {
+        /// The tool's name.
+        tool: String,
+        /// The files it writes.
+        targets: Vec<apply_patch::PatchTarget>,
+    },
     /// A search over files' content (Claude Code's `Grep`, OpenCode's
     /// `grep`): what it prints enters the model's context.
     Search {
@@ -171,6 +181,25 @@ pub fn parse_request(input: &[u8], home: Option<PathBuf>) -> Result<Request, Hoo
                 kind,
                 path: path.to_string(),
                 content: edit_content(input),
+            },
+            location,
+        });
+    }
+    if tool == "apply_patch" {
+        let input = input.ok_or_else(|| HookError::Shape("no tool_input".into()))?;
+        let text = input
+            .patch_text
+            .as_ref()
+            .or(input.command.as_ref())
+            .ok_or_else(|| HookError::Shape(format!("{tool}: no patch text")))?
+            .text()
+            .ok_or_else(|| HookError::Shape(format!("{tool}: the patch is not a string")))?;
+        let targets =
+            apply_patch::targets(text).map_err(|why| HookError::Shape(format!("{tool}: {why}")))?;
+        return Ok(Request {
+            call: ToolCall::Patch {
+                tool: tool.to_string(),
+                targets,
             },
             location,
         });
@@ -344,6 +373,20 @@ pub fn respond(
             ),
             true,
         ),
+        ToolCall::Patch { targets, .. } => {
+            let mut findings = Vec::new();
+            for target in targets {
+                let decision = crate::engine::evaluate_edit_with(
+                    crate::engine::EditKind::Write,
+                    &target.path,
+                    target.content.as_ref(),
+                    &request.location,
+                    &mut laws,
+                );
+                findings.extend(decision.findings);
+            }
+            (Decision::from_findings(findings, "apply_patch"), true)
+        }
         ToolCall::Search { path, glob, .. } => (
             crate::engine::evaluate_search(
                 path.as_deref(),

@@ -79,6 +79,9 @@ pub struct ToolInput {
     /// OpenCode's `grep` glob.
     #[serde(default, deserialize_with = "present")]
     pub include: Option<Field>,
+    /// OpenCode's `apply_patch` text (Codex sends it as `command`).
+    #[serde(default, rename = "patchText", deserialize_with = "present")]
+    pub patch_text: Option<Field>,
     /// `Edit`'s one replacement.
     #[serde(flatten)]
     pub replacement: Replacement,
