@@ -1,5 +1,6 @@
-// portcullis for OpenCode: judges every bash command, and every file the
-// write, edit and read tools name, before it runs.
+// portcullis for OpenCode: judges every bash command, every file the write,
+// edit and read tools name, every file an apply_patch writes and every grep,
+// before it runs.
 //
 // Install: copy this file to `.opencode/plugins/` (one project) or
 // `~/.config/opencode/plugins/` (every project), with the `portcullis`
@@ -13,26 +14,42 @@
 //   "defer": let the call through to OpenCode's own `permission.bash`
 //           rules; paste the block `portcullis opencode-permissions`
 //           prints into opencode.json so OpenCode asks for them.
-// If portcullis cannot be run or answers nonsense, the call is blocked:
-// a guard that fails must not let commands through.
+// If portcullis cannot be run or answers nonsense (anything but one of its
+// four verdicts), the call is blocked: a guard that fails must not let
+// commands through.
+//
+// OpenCode calls every function this module exports as a plugin, and a
+// module with any other export fails to load: the module's one export is
+// the plugin object `{ id, server }`.
 
 import { spawnSync } from "node:child_process";
+import { resolve } from "node:path";
 
-const FILE_TOOLS = new Set(["write", "edit", "multiedit", "read"]);
+const FILE_TOOLS = new Set(["write", "edit", "read"]);
+const VERDICTS = new Set(["FREE", "SIGNED", "BLOCKED", "UNKNOWN"]);
 
 /** The request `portcullis hook --host opencode` reads, or null. */
 function requestFor(tool, args, directory) {
   if (tool === "bash" && typeof args?.command === "string") {
-    return { tool: "bash", args: { command: args.command }, cwd: args.workdir || directory };
+    // A relative workdir is relative to the session's folder.
+    const cwd = typeof args.workdir === "string" && args.workdir ? resolve(directory, args.workdir) : directory;
+    return { tool: "bash", args: { command: args.command }, cwd };
   }
   if (FILE_TOOLS.has(tool) && typeof args?.filePath === "string") {
     return { tool, args: { filePath: args.filePath }, cwd: directory };
+  }
+  if (tool === "apply_patch") {
+    // The binary reads the patch; without text it refuses, and the call is blocked.
+    return { tool, args: { patchText: args?.patchText }, cwd: directory };
+  }
+  if (tool === "grep") {
+    return { tool, args: { path: args?.path, include: args?.include }, cwd: directory };
   }
   return null;
 }
 
 /** Runs the binary; its verdict object, or throws. */
-export function judge(request, binary = process.env.PORTCULLIS_BIN || "portcullis") {
+function judge(request, binary = process.env.PORTCULLIS_BIN || "portcullis") {
   const run = spawnSync(binary, ["hook", "--host", "opencode"], {
     input: JSON.stringify(request),
     encoding: "utf8",
@@ -48,13 +65,14 @@ export function judge(request, binary = process.env.PORTCULLIS_BIN || "portculli
   } catch {
     throw new Error("portcullis answered something that is not JSON; the call is blocked to be safe.");
   }
-  if (!verdict || typeof verdict.verdict !== "string") {
-    throw new Error("portcullis answered without a verdict; the call is blocked to be safe.");
+  if (!verdict || !VERDICTS.has(verdict.verdict)) {
+    throw new Error("portcullis answered without one of its verdicts; the call is blocked to be safe.");
   }
   return verdict;
 }
 
-export const Portcullis = async ({ directory }) => ({
+/** The plugin's hooks for one OpenCode instance. */
+const server = async ({ directory }) => ({
   "tool.execute.before": async (input, output) => {
     const request = requestFor(input.tool, output.args, directory);
     if (!request) return;
@@ -72,4 +90,4 @@ export const Portcullis = async ({ directory }) => ({
   },
 });
 
-export default Portcullis;
+export default { id: "portcullis", server };

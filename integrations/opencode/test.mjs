@@ -1,24 +1,101 @@
-// Loads the plugin as OpenCode does (an async factory returning hooks) and
-// calls its tool.execute.before against the real binary: a FREE, a SIGNED
-// and a BLOCKED call, a write to a protected path, both SIGNED modes, and a
-// missing binary (blocked, never let through).
+// Loads the plugin by OpenCode's own loader rules and calls its
+// tool.execute.before against the real binary.
+//
+// OpenCode (1.18) calls every function a plugin module exports, and a
+// module with any other kind of export fails to load, unless its default
+// export is the object form `{ id, server }`. So the module must export
+// exactly that, and nothing else.
+//
+// The calls: FREE, SIGNED and BLOCKED commands, protected writes through
+// write and apply_patch, a relative workdir, grep over credentials, both
+// SIGNED modes, a binary that answers an unknown verdict, and a missing
+// binary (blocked, never let through).
 // Run: PORTCULLIS_BIN=target/release/portcullis node integrations/opencode/test.mjs
 import assert from "node:assert/strict";
-import { Portcullis } from "./portcullis.js";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import * as mod from "./portcullis.js";
 
-const hooks = await Portcullis({ directory: "/tmp" });
+// The module's shape, as OpenCode's loader reads it.
+assert.deepEqual(Object.keys(mod), ["default"], "the plugin object is the only export");
+const plugin = mod.default;
+assert.equal(typeof plugin, "object");
+assert.equal(typeof plugin.id, "string");
+assert.equal(typeof plugin.server, "function");
+assert.deepEqual(Object.keys(plugin).sort(), ["id", "server"]);
+
+// A project of its own: a git repository in a temporary folder.
+const project = mkdtempSync(join(tmpdir(), "portcullis-opencode-"));
+mkdirSync(join(project, ".git"));
+mkdirSync(join(project, ".opencode", "plugins"), { recursive: true });
+
+const hooks = await plugin.server({ directory: project, worktree: project });
 const before = hooks["tool.execute.before"];
 const call = (tool, args) => before({ tool, sessionID: "s", callID: "c" }, { args });
+let calls = 0;
+const free = async (tool, args) => {
+  calls++;
+  await call(tool, args);
+};
+const rejects = async (tool, args, pattern) => {
+  calls++;
+  await assert.rejects(call(tool, args), pattern);
+};
 
-await call("bash", { command: "git status" });
-await call("read", { filePath: "/tmp/notes.txt" });
-await call("glob", { pattern: "*.rs" });
-await assert.rejects(call("bash", { command: "rm -rf ~" }), /BLOCKED this \(floor\.rm\.home\)/);
-await assert.rejects(call("write", { filePath: "/tmp/proj/.env" }), /BLOCKED this \(cage\.secrets\)/);
-await assert.rejects(call("bash", { command: "git push origin main" }), /needs a person's sign-off/);
-process.env.PORTCULLIS_OPENCODE_SIGNED = "defer";
-await call("bash", { command: "git push origin main" });
-await assert.rejects(call("bash", { command: "git reset --hard" }), /BLOCKED/);
-process.env.PORTCULLIS_BIN = "/nonexistent/portcullis";
-await assert.rejects(call("bash", { command: "ls" }), /could not judge this call/);
-console.log("opencode plugin: 10 calls judged as expected");
+try {
+  await free("bash", { command: "git status" });
+  await free("read", { filePath: join(project, "notes.txt") });
+  await free("glob", { pattern: "*.rs" });
+  await rejects("bash", { command: "rm -rf ~" }, /BLOCKED this \(floor\.rm\.home\)/);
+  await rejects("write", { filePath: join(project, ".env") }, /BLOCKED this \(cage\.secrets\)/);
+  await rejects("bash", { command: "git push origin main" }, /needs a person's sign-off/);
+
+  // A relative workdir is resolved against the session's folder: the write
+  // lands in .opencode/plugins/, which runs as code.
+  await rejects(
+    "bash",
+    { command: "echo 'export default {}' > evil.js", workdir: ".opencode/plugins" },
+    /BLOCKED this \(trust\.executable\)/,
+  );
+
+  // apply_patch: every file the patch writes meets the path law.
+  await rejects(
+    "apply_patch",
+    { patchText: "*** Begin Patch\n*** Add File: .env\n+TOKEN=1\n*** End Patch\n" },
+    /BLOCKED this \(cage\.secrets\)/,
+  );
+  await rejects(
+    "apply_patch",
+    { patchText: "*** Begin Patch\n*** Delete File: .opencode/plugins/portcullis.js\n*** End Patch\n" },
+    /BLOCKED this \(trust\.executable\)/,
+  );
+  await free("apply_patch", {
+    patchText: "*** Begin Patch\n*** Add File: docs/notes.md\n+hello\n*** End Patch\n",
+  });
+  await rejects("apply_patch", { patchText: "rm -rf ~" }, /could not judge this call/);
+
+  // grep over a folder of credentials brings their lines into the context.
+  await rejects("grep", { pattern: "KEY", path: "/home/u/.ssh" }, /needs a person's sign-off/);
+  await free("grep", { pattern: "fn main", path: join(project, "src") });
+
+  process.env.PORTCULLIS_OPENCODE_SIGNED = "defer";
+  await free("bash", { command: "git push origin main" });
+  await rejects("bash", { command: "git reset --hard" }, /BLOCKED/);
+  delete process.env.PORTCULLIS_OPENCODE_SIGNED;
+
+  // A binary that answers a verdict that is not one of the four.
+  const liar = join(project, "liar.sh");
+  writeFileSync(liar, '#!/bin/sh\ncat >/dev/null\necho \'{"verdict":"ALLOW"}\'\n');
+  chmodSync(liar, 0o755);
+  const real = process.env.PORTCULLIS_BIN;
+  process.env.PORTCULLIS_BIN = liar;
+  await rejects("bash", { command: "git reset --hard" }, /without one of its verdicts/);
+
+  process.env.PORTCULLIS_BIN = "/nonexistent/portcullis";
+  await rejects("bash", { command: "ls" }, /could not judge this call/);
+  process.env.PORTCULLIS_BIN = real;
+} finally {
+  rmSync(project, { recursive: true, force: true });
+}
+console.log(`opencode plugin: ${calls} calls judged as expected`);
