@@ -132,6 +132,9 @@ pub struct Request {
     pub call: ToolCall,
     /// Its working folder (the request's `cwd`) and the home folder.
     pub location: Location,
+    /// The host is in a read-only planning mode (Claude Code's
+    /// `permission_mode: plan`): only what merely looks is answered FREE.
+    pub plan: bool,
 }
 
 /// Reads a Claude Code PreToolUse request (or OpenCode's `{tool, args}`).
@@ -163,6 +166,11 @@ pub fn parse_request(input: &[u8], home: Option<PathBuf>) -> Result<Request, Hoo
         .filter(|c| c.starts_with('/'))
         .map(PathBuf::from);
     let location = Location { cwd, home };
+    let plan = request
+        .permission_mode
+        .as_ref()
+        .and_then(wire::Field::text)
+        .is_some_and(|mode| mode == "plan");
     let tool = request.tool().unwrap_or("Bash");
     let input = request.input();
     if let Some(kind) = file_tool(tool) {
@@ -183,6 +191,7 @@ pub fn parse_request(input: &[u8], home: Option<PathBuf>) -> Result<Request, Hoo
                 content: edit_content(input),
             },
             location,
+            plan,
         });
     }
     if tool == "apply_patch" {
@@ -202,6 +211,7 @@ pub fn parse_request(input: &[u8], home: Option<PathBuf>) -> Result<Request, Hoo
                 targets,
             },
             location,
+            plan,
         });
     }
     if matches!(tool, "Grep" | "grep") {
@@ -216,6 +226,7 @@ pub fn parse_request(input: &[u8], home: Option<PathBuf>) -> Result<Request, Hoo
                 },
             },
             location,
+            plan,
         });
     }
     // PowerShell commands are not bash: they get no output, like other tools.
@@ -226,6 +237,7 @@ pub fn parse_request(input: &[u8], home: Option<PathBuf>) -> Result<Request, Hoo
                 tool: tool.to_string(),
             },
             location,
+            plan,
         });
     }
     let input = input.ok_or_else(|| HookError::Shape("no tool_input".into()))?;
@@ -240,6 +252,7 @@ pub fn parse_request(input: &[u8], home: Option<PathBuf>) -> Result<Request, Hoo
             command: command.to_string(),
         },
         location,
+        plan,
     })
 }
 
@@ -402,8 +415,38 @@ pub fn respond(
         Host::OpenCode => Some(opencode_output(&decision)),
         // A file the law allows: the host decides as usual.
         Host::Claude if file_tool && decision.verdict() == Verdict::Free => None,
+        // Plan mode is read-only: a FREE build, test or format is left to
+        // the host, which refuses it there (an `allow` would override it).
+        Host::Claude
+            if request.plan && decision.verdict() == Verdict::Free && !only_looks(&decision) =>
+        {
+            None
+        }
         Host::Claude => claude_output(&decision, options),
     })
+}
+
+/// Whether every FREE finding of `decision` only looks: a lexicon class of
+/// `inspect`, inline code that only computes and prints, or a finding that
+/// stands for the commands judged beside it (a function's call, a recipe
+/// read, an empty command). A build, test or format does not.
+fn only_looks(decision: &Decision) -> bool {
+    use crate::rule_id::{InlineRule, Rule, RuleId};
+    decision
+        .findings
+        .iter()
+        .filter(|f| f.verdict == Verdict::Free)
+        .all(|f| match &f.rule {
+            RuleId::Lexicon(rule) => {
+                crate::lexicon::class_of(rule) == Some(crate::verdict::Effect::Inspect)
+            }
+            RuleId::Inline(_, InlineRule::Pure) => true,
+            RuleId::Fixed(rule) => matches!(
+                rule,
+                Rule::VerbEmpty | Rule::VerbFunction | Rule::RecipeRead | Rule::ScriptVenvActivate
+            ),
+            _ => false,
+        })
 }
 
 /// The OpenCode plugin's output: one JSON verdict object.

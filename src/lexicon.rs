@@ -7,7 +7,7 @@
 #![deny(clippy::indexing_slicing)]
 
 use crate::options::{self, Value};
-use crate::rule_id::RuleId;
+use crate::rule_id::{LexiconRule, RuleId};
 use crate::rules::{self, FlagRule, FlagWrites, Operands, Spec};
 use crate::shell::Word;
 use crate::verdict::Effect;
@@ -83,6 +83,25 @@ pub fn lookup(verb: &str) -> Option<&'static Spec> {
         return rules::lexicon_entry(prefix);
     }
     None
+}
+
+/// The class a lexicon rule id stands for: the class of the flag it names,
+/// else of its deepest subcommand. `None` when the id names no entry or no
+/// flag of it (an id the programs' readers made, `lexicon.awk.system`).
+pub fn class_of(rule: &LexiconRule) -> Option<Effect> {
+    let (verb, subs) = rule.path.split_first()?;
+    let mut spec = rules::lexicon_entry(verb)?;
+    for sub in subs {
+        spec = spec.sub(sub)?;
+    }
+    match rule.flag {
+        None => Some(spec.class),
+        Some(flag) => spec
+            .flags()
+            .iter()
+            .find(|f| f.id.get() == flag)
+            .map(|f| f.class),
+    }
 }
 
 /// Classifies `argv` (argv\[0\] is the verb as the lexicon knows it).

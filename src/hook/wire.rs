@@ -25,6 +25,9 @@ pub struct Request {
     /// The session's working folder.
     #[serde(default, deserialize_with = "present")]
     pub cwd: Option<Field>,
+    /// Claude Code's permission mode (`default`, `plan`, `acceptEdits` …).
+    #[serde(default, deserialize_with = "present")]
+    pub permission_mode: Option<Field>,
     /// Claude Code's tool input; when present it is the one read.
     #[serde(default, deserialize_with = "present")]
     pub tool_input: Option<ObjectOnly<ToolInput>>,
