@@ -315,7 +315,13 @@ fn emit_floor(path: &Path, out: &mut String) -> BuildResult<()> {
     }
     out.push_str("}\n\n");
     out.push_str("/// Id, reason, remediation, a hit and a near miss of each floor rule.\n");
-    out.push_str("pub static FLOOR_RULES: &[FloorRuleInfo] = &[\n");
+    // A sized array: `FloorRule::info`'s fallback `FLOOR_RULES[0]` is then
+    // checked when compiling.
+    let _ = writeln!(
+        out,
+        "pub static FLOOR_RULES: &[FloorRuleInfo; {}] = &[",
+        file.rules.len()
+    );
     for rule in &file.rules {
         let _ = writeln!(
             out,

@@ -8,6 +8,7 @@
 //! option reader as every verb, so the lexicon, the floor, the path law and
 //! the engine's settings checks cannot disagree about where the
 //! subcommand starts.
+#![deny(clippy::indexing_slicing)]
 
 use crate::options::{self, Value};
 use crate::shell::Word;
@@ -80,6 +81,7 @@ pub fn read(args: &[Word]) -> Globals<'_> {
 }
 
 #[cfg(test)]
+#[allow(clippy::indexing_slicing)]
 mod tests {
     use super::*;
 

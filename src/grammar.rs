@@ -12,6 +12,7 @@
 //! [`first_error_node`].
 //!
 //! Takes nodes; returns names and parse trees. Touches nothing else.
+#![deny(clippy::indexing_slicing)]
 
 use crate::limits;
 use std::cell::RefCell;
@@ -56,9 +57,30 @@ thread_local! {
 }
 
 impl Grammar {
+    /// This grammar's entry of a table with one entry a grammar, in the
+    /// order of the variants.
+    fn of<T>(self, table: &[T; 3]) -> &T {
+        let [bash, python, javascript] = table;
+        match self {
+            Grammar::Bash => bash,
+            Grammar::Python => python,
+            Grammar::JavaScript => javascript,
+        }
+    }
+
+    /// [`Grammar::of`], for a table to change.
+    fn of_mut<T>(self, table: &mut [T; 3]) -> &mut T {
+        let [bash, python, javascript] = table;
+        match self {
+            Grammar::Bash => bash,
+            Grammar::Python => python,
+            Grammar::JavaScript => javascript,
+        }
+    }
+
     /// The grammar's language.
     pub(crate) fn language(self) -> &'static Language {
-        &LANGUAGES[self as usize]
+        self.of(&LANGUAGES)
     }
 
     /// The kind name of `node`, a node of this grammar's trees: the same
@@ -68,10 +90,7 @@ impl Grammar {
         match node.kind_id() {
             u16::MAX => "ERROR",
             0xFFFE => "_ERROR",
-            id => KINDS[self as usize]
-                .get(usize::from(id))
-                .copied()
-                .unwrap_or(""),
+            id => self.of(&KINDS).get(usize::from(id)).copied().unwrap_or(""),
         }
     }
 
@@ -85,7 +104,7 @@ impl Grammar {
         };
         PARSERS.with(|cell| match cell.try_borrow_mut() {
             Ok(mut parsers) => {
-                let slot = &mut parsers[self as usize];
+                let slot = self.of_mut(&mut parsers);
                 if slot.is_none() {
                     *slot = fresh();
                 }
@@ -187,6 +206,7 @@ pub(crate) fn first_error_node(root: Node) -> Option<Node> {
 }
 
 #[cfg(test)]
+#[allow(clippy::indexing_slicing)]
 mod tests {
     use super::*;
 

@@ -1,6 +1,7 @@
 //! Hard limits on what one request may make portcullis do. Past each one
 //! the request gets a `parse.*` verdict that is never FREE, in bounded time
 //! and memory. The README lists them.
+#![deny(clippy::indexing_slicing)]
 
 /// Largest command accepted, in bytes (1 MiB). Longer is `parse.too-large`.
 pub const MAX_COMMAND_BYTES: usize = 1 << 20;

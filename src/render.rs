@@ -1,6 +1,7 @@
 //! Renders a [`Decision`] for people and programs: the one-line reason the
 //! hook sends, the human line of `check`, and the JSON objects of
 //! `check --json` and `replay --json`.
+#![deny(clippy::indexing_slicing)]
 
 use crate::verdict::Decision;
 use serde_json::{Value, json};

@@ -1,6 +1,7 @@
 //! The compiled policy data: the tables `build.rs` generates from `rules/`,
 //! and the types they are made of. Lookups are binary searches over sorted
 //! static slices: nothing is built at start-up.
+#![deny(clippy::indexing_slicing)]
 
 use crate::rule_id::Rule;
 use crate::verdict::{Effect, Verdict};
@@ -215,11 +216,12 @@ impl Spec {
     pub fn options_starting(&self, prefix: &str) -> &'static [KnownOption] {
         let options = self.options();
         let start = options.partition_point(|o| o.spelling.get() < prefix);
-        let len = options[start..]
+        let rest = options.get(start..).unwrap_or_default();
+        let len = rest
             .iter()
             .take_while(|o| o.spelling.get().starts_with(prefix))
             .count();
-        &options[start..start + len]
+        rest.get(..len).unwrap_or_default()
     }
 
     /// Subcommands, sorted by name.
@@ -506,7 +508,7 @@ pub fn code_call(language: CodeLanguage, name: &str, is_method: bool) -> Option<
         table
             .binary_search_by(|c| c.name.cmp(key))
             .ok()
-            .map(|i| &table[i])
+            .and_then(|i| table.get(i))
     };
     if let Some(found) = find(name) {
         return Some(found);
@@ -530,7 +532,8 @@ impl FloorRule {
     /// The catalogue entry of this rule.
     pub fn info(self) -> &'static FloorRuleInfo {
         // Every variant is generated from a row of FLOOR_RULES, so the search
-        // always succeeds; the fallback keeps this total without a panic.
+        // always succeeds; the fallback keeps this total without a panic
+        // (FLOOR_RULES is a sized array, so its index 0 is checked when compiling).
         FLOOR_RULES
             .iter()
             .find(|r| r.rule == self)
@@ -551,7 +554,7 @@ pub fn wrapper(name: &str) -> Option<&'static Wrapper> {
     WRAPPERS
         .binary_search_by(|w| w.name.cmp(name))
         .ok()
-        .map(|i| &WRAPPERS[i])
+        .and_then(|i| WRAPPERS.get(i))
 }
 
 /// A runner that fetches a package and runs its program (`npx`, `uvx`).
@@ -570,7 +573,7 @@ pub fn package_runner(name: &str) -> Option<&'static PackageRunner> {
     PACKAGE_RUNNERS
         .binary_search_by(|r| r.name.cmp(name))
         .ok()
-        .map(|i| &PACKAGE_RUNNERS[i])
+        .and_then(|i| PACKAGE_RUNNERS.get(i))
 }
 
 /// Whether a script path (`./tests/runtests.py`) is a project test runner.
@@ -616,7 +619,9 @@ pub enum Bare {
 /// start with the runner that runs it (`python -m black`, `bundle exec
 /// rubocop`).
 pub fn formatter(path: &[&str]) -> Option<&'static Formatter> {
-    (0..path.len().min(3)).find_map(|skip| FORMATTERS.iter().find(|f| f.command == &path[skip..]))
+    (0..path.len().min(3))
+        .filter_map(|skip| path.get(skip..))
+        .find_map(|rest| FORMATTERS.iter().find(|f| f.command == rest))
 }
 
 /// The verb a project runner run by path is read as (`bin/rails` is
@@ -635,6 +640,7 @@ pub fn is_shell(name: &str) -> bool {
 }
 
 #[cfg(test)]
+#[allow(clippy::indexing_slicing)]
 mod tests {
     use super::*;
 

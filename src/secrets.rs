@@ -7,6 +7,7 @@
 //! command reads secrets. Also judges Claude Code's `Read` and `Grep`
 //! requests. Writing those files is the path law's business, not this
 //! module's.
+#![deny(clippy::indexing_slicing)]
 
 use crate::law::glob::{Pattern, Quick, intersects};
 use crate::paths::Location;
@@ -546,7 +547,10 @@ pub fn secret_read(
                 w.value.starts_with("-t") || w.value.starts_with("--target-directory")
             }) =>
         {
-            &operands[..operands.len().saturating_sub(1)]
+            operands
+                .split_last()
+                .map(|(_, init)| init)
+                .unwrap_or_default()
         }
         _ => &operands,
     };
@@ -637,7 +641,7 @@ pub fn secret_read(
     if verb == "kubectl" {
         let words: Vec<&str> = args.iter().map(|w| w.value.as_str()).collect();
         if let Some(at) = words.iter().position(|w| *w == "get" || *w == "describe")
-            && words[at + 1..].iter().any(|w| w.starts_with("secret"))
+            && words.iter().skip(at + 1).any(|w| w.starts_with("secret"))
         {
             return Some("prints Kubernetes secrets".to_string());
         }
@@ -878,9 +882,11 @@ fn secret_command(verb: &str, args: &[Word]) -> Option<String> {
     SECRET_COMMANDS
         .iter()
         .find(|command| {
-            command.first() == Some(&verb)
-                && command.len() - 1 <= words.len()
-                && command[1..].iter().zip(&words).all(|(a, b)| a == b)
+            command.split_first().is_some_and(|(first, rest)| {
+                *first == verb
+                    && rest.len() <= words.len()
+                    && rest.iter().zip(&words).all(|(a, b)| a == b)
+            })
         })
         .map(|command| command.join(" "))
 }
@@ -917,6 +923,7 @@ pub fn search_read(root: &str, glob: Option<&str>, home: Option<&Path>) -> Optio
 }
 
 #[cfg(test)]
+#[allow(clippy::indexing_slicing)]
 mod tests {
     use super::*;
 

@@ -5,6 +5,7 @@
 //! setting is not free, or `None` when it is known to be harmless. The
 //! names are data (`rules/environment.json`): a closed list of harmless
 //! ones, and the kinds that run code; every other name asks.
+#![deny(clippy::indexing_slicing)]
 
 use crate::rule_id::Rule;
 use crate::rules::{
@@ -178,6 +179,7 @@ fn safe_search_entry(name: &str, entry: &str) -> bool {
 }
 
 #[cfg(test)]
+#[allow(clippy::indexing_slicing)]
 mod tests {
     use super::*;
 

@@ -11,7 +11,7 @@ const AWK_VALUE_OPTS: &[&str] = &["-F", "-v", "-i", "-l", "-o", "-p", "-E"];
 /// What the program of `awk ARGS` does.
 pub fn awk(args: &[Word]) -> Option<ProgramEffect> {
     let i = crate::peel::first_operand(args, AWK_VALUE_OPTS);
-    let program_file = args[..i.min(args.len())].iter().any(|w| {
+    let program_file = args.iter().take(i).any(|w| {
         let v = w.value.as_str();
         v == "-f" || v.starts_with("--file") || (v.starts_with("-f") && v.len() > 2)
     });
@@ -29,8 +29,9 @@ pub fn awk(args: &[Word]) -> Option<ProgramEffect> {
 /// (where an operand is expected: at the start, after `(`, `,`, `{`, `;`,
 /// `~`, `!`, `&&`, `||`, a newline) rather than dividing.
 fn awk_regex_at(bytes: &[u8], i: usize) -> bool {
-    let before = bytes[..i]
+    let before = bytes
         .iter()
+        .take(i)
         .rev()
         .find(|b| **b != b' ' && **b != b'\t');
     match before {
@@ -47,8 +48,8 @@ fn awk_regex_at(bytes: &[u8], i: usize) -> bool {
 fn awk_regex_end(bytes: &[u8], i: usize) -> usize {
     let mut j = i + 1;
     let mut in_bracket = false;
-    while j < bytes.len() {
-        match bytes[j] {
+    while let Some(&b) = bytes.get(j) {
+        match b {
             b'\\' => j += 1,
             b'[' => in_bracket = true,
             b']' => in_bracket = false,
@@ -66,14 +67,15 @@ fn scan_awk(program: &str) -> Option<ProgramEffect> {
     let mut found: Option<ProgramEffect> = None;
     let mut in_print = false;
     let mut i = 0;
-    while i < bytes.len() {
-        let c = bytes[i];
+    while let Some(&c) = bytes.get(i) {
         match c {
             b'"' => {
                 // Skip a string literal.
                 i += 1;
-                while i < bytes.len() && bytes[i] != b'"' {
-                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                while let Some(&b) = bytes.get(i)
+                    && b != b'"'
+                {
+                    i += if b == b'\\' { 2 } else { 1 };
                 }
             }
             b'/' if awk_regex_at(bytes, i) => {
@@ -81,7 +83,7 @@ fn scan_awk(program: &str) -> Option<ProgramEffect> {
                 continue;
             }
             b'#' => {
-                while i < bytes.len() && bytes[i] != b'\n' {
+                while bytes.get(i).is_some_and(|&b| b != b'\n') {
                     i += 1;
                 }
             }
@@ -96,7 +98,10 @@ fn scan_awk(program: &str) -> Option<ProgramEffect> {
             b'>' if in_print => found = Some(WRITES_FILES),
             _ if c.is_ascii_alphabetic() || c == b'_' => {
                 let start = i;
-                while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                while bytes
+                    .get(i)
+                    .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_')
+                {
                     i += 1;
                 }
                 let word = &program[start..i];
@@ -129,8 +134,8 @@ pub(super) fn awk_parts(args: &[Word]) -> Parts {
     let mut parts = Parts::default();
     let mut has_program_option = false;
     let mut i = 0;
-    while i < args.len() {
-        let v = args[i].value.as_str();
+    while let Some(word) = args.get(i) {
+        let v = word.value.as_str();
         if v == "--" {
             i += 1;
             break;
@@ -191,7 +196,7 @@ fn awk_string(program: &str, at: usize) -> Option<(String, usize)> {
     let mut value = String::new();
     let mut any = false;
     loop {
-        while i < bytes.len() && (bytes[i] == b' ' || bytes[i] == b'\t') {
+        while bytes.get(i).is_some_and(|&b| b == b' ' || b == b'\t') {
             i += 1;
         }
         if bytes.get(i) != Some(&b'"') {
@@ -199,8 +204,10 @@ fn awk_string(program: &str, at: usize) -> Option<(String, usize)> {
         }
         i += 1;
         let start = i;
-        while i < bytes.len() && bytes[i] != b'"' {
-            i += if bytes[i] == b'\\' { 2 } else { 1 };
+        while let Some(&b) = bytes.get(i)
+            && b != b'"'
+        {
+            i += if b == b'\\' { 2 } else { 1 };
         }
         let body = program.get(start..i.min(program.len()))?;
         value.push_str(&awk_unescape(body)?);
@@ -248,8 +255,7 @@ pub(super) fn awk_text(program: &str) -> Parts {
     // The string literal that ended just before, if the last token was one.
     let mut last_string: Option<String> = None;
     let mut i = 0;
-    while i < bytes.len() {
-        let c = bytes[i];
+    while let Some(&c) = bytes.get(i) {
         match c {
             b'"' => {
                 if let Some((value, end)) = awk_string(program, i) {
@@ -259,8 +265,10 @@ pub(super) fn awk_text(program: &str) -> Parts {
                 }
                 // Skip a string with unknown escapes.
                 i += 1;
-                while i < bytes.len() && bytes[i] != b'"' {
-                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                while let Some(&b) = bytes.get(i)
+                    && b != b'"'
+                {
+                    i += if b == b'\\' { 2 } else { 1 };
                 }
                 last_string = None;
                 i += 1;
@@ -276,7 +284,7 @@ pub(super) fn awk_text(program: &str) -> Parts {
                 continue;
             }
             b'#' => {
-                while i < bytes.len() && bytes[i] != b'\n' {
+                while bytes.get(i).is_some_and(|&b| b != b'\n') {
                     i += 1;
                 }
             }
@@ -328,7 +336,10 @@ pub(super) fn awk_text(program: &str) -> Parts {
             }
             _ if c.is_ascii_alphabetic() || c == b'_' => {
                 let start = i;
-                while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                while bytes
+                    .get(i)
+                    .is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_')
+                {
                     i += 1;
                 }
                 match &program[start..i] {

@@ -14,8 +14,8 @@ const EX_FILE_OPTS: &[&str] = &["-S", "-u"];
 pub(super) fn ex_parts(args: &[Word]) -> Parts {
     let mut parts = Parts::default();
     let mut i = 0;
-    while i < args.len() {
-        let v = args[i].value.as_str();
+    while let Some(word) = args.get(i) {
+        let v = word.value.as_str();
         if EX_COMMAND_OPTS.contains(&v) {
             if let Some(command) = args.get(i + 1) {
                 parts.add(ex_command(&command.value));

@@ -7,11 +7,13 @@
 //! This file holds what the dialects share ([`ProgramEffect`], [`Parts`],
 //! [`Dialect`]) and jq's environment check; `awk`, `sed` and `ex` (vi) read
 //! one dialect each.
+#![deny(clippy::indexing_slicing)]
 
 mod awk;
 mod ex;
 mod sed;
 #[cfg(test)]
+#[allow(clippy::indexing_slicing)]
 mod tests;
 
 use self::awk::{awk_parts, awk_text};

@@ -15,8 +15,7 @@ pub fn sed(args: &[Word]) -> Option<ProgramEffect> {
     let mut from_option = false;
     let mut i = 0;
     let mut first_operand = None;
-    while i < args.len() {
-        let w = &args[i];
+    while let Some(w) = args.get(i) {
         let v = w.value.as_str();
         if v == "-e" || v == "--expression" {
             if let Some(s) = args.get(i + 1) {
@@ -190,8 +189,8 @@ pub(super) fn sed_parts(args: &[Word]) -> Parts {
     let mut from_option = false;
     let mut first_operand = None;
     let mut i = 0;
-    while i < args.len() {
-        let v = args[i].value.as_str();
+    while let Some(word) = args.get(i) {
+        let v = word.value.as_str();
         if v == "-e" || v == "--expression" {
             if let Some(s) = args.get(i + 1) {
                 parts.add(sed_text(&s.value));
@@ -240,7 +239,7 @@ pub(super) fn sed_parts(args: &[Word]) -> Parts {
             continue;
         }
         if first_operand.is_none() {
-            first_operand = Some(&args[i]);
+            first_operand = Some(word);
         }
         i += 1;
     }

@@ -57,8 +57,7 @@ pub fn parse_justfile(text: &str) -> Justfile {
     let mut jf = Justfile::default();
     let lines: Vec<&str> = text.lines().collect();
     let mut n = 0;
-    while n < lines.len() {
-        let raw = lines[n];
+    while let Some(&raw) = lines.get(n) {
         let number = n + 1;
         n += 1;
         let line = raw.trim_end();
@@ -213,8 +212,10 @@ pub fn parse_justfile(text: &str) -> Justfile {
             }
         }
         let mut body = Vec::new();
-        while n < lines.len() && (lines[n].starts_with([' ', '\t']) || lines[n].trim().is_empty()) {
-            body.push(lines[n].to_string());
+        while let Some(&l) = lines.get(n)
+            && (l.starts_with([' ', '\t']) || l.trim().is_empty())
+        {
+            body.push(l.to_string());
             n += 1;
         }
         while body.last().is_some_and(|l| l.trim().is_empty()) {
@@ -310,8 +311,8 @@ pub fn just_plan(jf: &Justfile, args: &[String]) -> Plan {
     let mut positional: Vec<String> = Vec::new();
     let mut overrides: HashMap<String, String> = HashMap::new();
     let mut i = 0;
-    while i < args.len() {
-        let a = args[i].as_str();
+    while let Some(a) = args.get(i) {
+        let a = a.as_str();
         i += 1;
         match a {
             "--set" => {
@@ -359,8 +360,7 @@ pub fn just_plan(jf: &Justfile, args: &[String]) -> Plan {
         calls.push((first.name.clone(), Vec::new()));
     }
     let mut k = 0;
-    while k < positional.len() {
-        let name = positional[k].clone();
+    while let Some(name) = positional.get(k).cloned() {
         k += 1;
         let Some(recipe) = find_recipe(&jf, &name) else {
             // just refuses to run anything when a recipe is missing.
@@ -369,10 +369,10 @@ pub fn just_plan(jf: &Justfile, args: &[String]) -> Plan {
         let mut taken = Vec::new();
         for (_, _, variadic) in &recipe.params {
             if *variadic {
-                taken.extend(positional[k..].iter().cloned());
+                taken.extend(positional.iter().skip(k).cloned());
                 k = positional.len();
-            } else if k < positional.len() {
-                taken.push(positional[k].clone());
+            } else if let Some(value) = positional.get(k) {
+                taken.push(value.clone());
                 k += 1;
             }
         }
@@ -435,8 +435,10 @@ pub fn just_plan(jf: &Justfile, args: &[String]) -> Plan {
                 return;
             }
             let mut dynamic = false;
-            let text: Vec<String> = recipe.body[1..]
+            let text: Vec<String> = recipe
+                .body
                 .iter()
+                .skip(1)
                 .map(|l| {
                     let (t, d) = just_interpolate(jf, l, &params);
                     dynamic |= d;

@@ -56,8 +56,8 @@ pub fn make_args(args: &[String]) -> MakeArgs {
     let mut out = MakeArgs::default();
     let mut i = 0;
     let mut options = true;
-    while i < args.len() {
-        let a = args[i].as_str();
+    while let Some(a) = args.get(i) {
+        let a = a.as_str();
         i += 1;
         if options && a == "--" {
             options = false;
@@ -95,9 +95,9 @@ pub fn make_args(args: &[String]) -> MakeArgs {
             // Clustered short options: `-sC dir`, `-Cdir`, `-kj4`.
             let letters: Vec<char> = a[1..].chars().collect();
             let mut k = 0;
-            while k < letters.len() {
-                let flag = format!("-{}", letters[k]);
-                let rest: String = letters[k + 1..].iter().collect();
+            while let Some((letter, after)) = letters.get(k..).and_then(<[_]>::split_first) {
+                let flag = format!("-{letter}");
+                let rest: String = after.iter().collect();
                 let value = |i: &mut usize| -> Option<String> {
                     if rest.is_empty() {
                         let v = args.get(*i).cloned();

@@ -14,8 +14,8 @@ pub(super) fn assignment(line: &str) -> Option<(&str, &str, &str)> {
     let bytes = line.as_bytes();
     let mut depth = 0usize;
     let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
+    while let Some(&b) = bytes.get(i) {
+        match b {
             b'$' if matches!(bytes.get(i + 1), Some(b'(' | b'{')) => {
                 depth += 1;
                 i += 2;
@@ -24,8 +24,10 @@ pub(super) fn assignment(line: &str) -> Option<(&str, &str, &str)> {
             b')' | b'}' if depth > 0 => depth -= 1,
             b'=' if depth == 0 => {
                 let mut start = i;
-                while start > 0 && matches!(bytes[start - 1], b':' | b'?' | b'+' | b'!') {
-                    start -= 1;
+                while let Some(prev) = start.checked_sub(1)
+                    && matches!(bytes.get(prev), Some(b':' | b'?' | b'+' | b'!'))
+                {
+                    start = prev;
                 }
                 // `a::=` and `a:::=` but not `a!:=`.
                 let op = &line[start..=i];
@@ -140,14 +142,16 @@ fn logical_lines(text: &str) -> Vec<(usize, String, bool)> {
     let mut out: Vec<(usize, String, bool)> = Vec::new();
     let physical: Vec<&str> = text.split('\n').collect();
     let mut n = 0;
-    while n < physical.len() {
+    while let Some(&first) = physical.get(n) {
         let start = n;
-        let first = physical[n].strip_suffix('\r').unwrap_or(physical[n]);
+        let first = first.strip_suffix('\r').unwrap_or(first);
         let recipe = first.starts_with('\t');
         let mut line = first.to_string();
         n += 1;
-        while ends_with_continuation(&line) && n < physical.len() {
-            let next = physical[n].strip_suffix('\r').unwrap_or(physical[n]);
+        while ends_with_continuation(&line)
+            && let Some(&next) = physical.get(n)
+        {
+            let next = next.strip_suffix('\r').unwrap_or(next);
             n += 1;
             if recipe {
                 // The shell sees backslash-newline; make drops one tab.
@@ -198,21 +202,21 @@ fn shell_calls(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let bytes = text.as_bytes();
     let mut i = 0;
-    while i + 1 < bytes.len() {
-        if bytes[i] == b'$' && matches!(bytes[i + 1], b'(' | b'{') {
-            let open = bytes[i + 1];
-            if let Some(end) = closing(text, i + 1, open) {
-                let inner = &text[i + 2..end];
-                if let Some(command) = inner
-                    .strip_prefix("shell")
-                    .filter(|r| r.starts_with([' ', '\t']))
-                {
-                    out.push(command.trim().to_string());
-                }
-                // Nested calls are found by going on inside.
-                i += 2;
-                continue;
+    while let Some(&[dollar, open]) = bytes.get(i..i + 2) {
+        if dollar == b'$'
+            && matches!(open, b'(' | b'{')
+            && let Some(end) = closing(text, i + 1, open)
+        {
+            let inner = &text[i + 2..end];
+            if let Some(command) = inner
+                .strip_prefix("shell")
+                .filter(|r| r.starts_with([' ', '\t']))
+            {
+                out.push(command.trim().to_string());
             }
+            // Nested calls are found by going on inside.
+            i += 2;
+            continue;
         }
         i += 1;
     }
@@ -329,7 +333,9 @@ fn parse_into(
                     "{file}:{number}: `$(eval …)` in a recipe makes rules when it runs"
                 ));
             }
-            mf.rules[rule].recipe.push(line);
+            if let Some(rule) = mf.rules.get_mut(rule) {
+                rule.recipe.push(line);
+            }
             continue;
         }
         let line = strip_comment(&raw);
@@ -530,8 +536,8 @@ fn top_level_find(line: &str, byte: u8) -> Option<usize> {
     let bytes = line.as_bytes();
     let mut depth = 0usize;
     let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
+    while let Some(&b) = bytes.get(i) {
+        match b {
             b'$' if matches!(bytes.get(i + 1), Some(b'(' | b'{')) => {
                 depth += 1;
                 i += 2;
@@ -641,11 +647,11 @@ pub(super) fn expand(mf: &Makefile, text: &str, auto: &Auto, depth: usize) -> (S
     let bytes = text.as_bytes();
     let mut i = 0;
     let mut plain = 0;
-    while i < bytes.len() {
+    while let Some(&b) = bytes.get(i) {
         if out.len() > MAX_LINE_BYTES {
             return (UNRESOLVED.into(), true);
         }
-        if bytes[i] != b'$' {
+        if b != b'$' {
             i += 1;
             continue;
         }

@@ -9,12 +9,14 @@
 //! This file holds the limits and the [`Plan`] every reader returns;
 //! `make` and `makefile` read Makefiles, `just` justfiles, `package_json`
 //! the scripts of `package.json`.
+#![deny(clippy::indexing_slicing)]
 
 mod just;
 mod make;
 mod makefile;
 mod package_json;
 #[cfg(test)]
+#[allow(clippy::indexing_slicing)]
 mod tests;
 
 pub use just::{Justfile, just_plan, parse_justfile};

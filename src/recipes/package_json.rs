@@ -55,8 +55,8 @@ pub fn script_call(runner: &str, args: &[String]) -> Option<ScriptCall> {
     let mut positional: Vec<String> = Vec::new();
     let mut i = 0;
     let mut after_dashes = false;
-    while i < args.len() {
-        let a = args[i].as_str();
+    while let Some(a) = args.get(i) {
+        let a = a.as_str();
         i += 1;
         if after_dashes {
             call.extra.push(a.to_string());
