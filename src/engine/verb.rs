@@ -6,10 +6,12 @@
 //! that are code, project recipes), and the write targets for the path law.
 //!
 //! It may touch only the [`Run`] it is given: findings, notes, the links and
-//! the laws.
+//! the laws. What it knows of the command (site, depth, folders, wrappers)
+//! comes in one [`Ctx`].
 
+use super::ctx::{Ctx, Moved};
 use super::scripts::ScriptKind;
-use super::{Run, Site, suffix};
+use super::{Run, suffix};
 use crate::floor::{self, Invocation};
 use crate::law::Reach;
 use crate::lexicon::{self, Classified, Written};
@@ -20,15 +22,6 @@ use crate::rule_id::RuleId;
 use crate::shell::{self, Word};
 use crate::verdict::{Effect, Verdict};
 use std::borrow::Cow;
-use std::path::PathBuf;
-
-/// The wrappers peeled around a verb: the strictest class among them and
-/// the wrapper that has it (`sudo`, `nohup`).
-#[derive(Clone, Copy)]
-pub(super) struct Wrapping {
-    pub class: Effect,
-    pub wrapper: Option<&'static str>,
-}
 
 /// A command as the write-target step reads it: the verb, its arguments
 /// as written, and the words the lexicon classified (`find` without its
@@ -40,71 +33,59 @@ struct Target<'w> {
 }
 
 impl Run<'_> {
-    /// Judges `words` (the verb first) at `site`; `cwd` is the shell's
-    /// folder (changed by `cd`), `local_cwd` this command's own (`git -C`,
-    /// `env -C`).
-    pub(super) fn verb(
-        &mut self,
-        words: &[Word],
-        site: &Site,
-        depth: usize,
-        cwd: &mut Option<PathBuf>,
-        local_cwd: Option<PathBuf>,
-        wrapping: Wrapping,
-    ) {
-        let part = site.command.text.as_str();
-        let runner = self.runner.take();
-        let wrapped = std::mem::take(&mut self.wrapped);
+    /// Judges `words` (the verb first) in `ctx`. Returns the shell's new
+    /// folder when the command changed it (`cd`); `ctx.cwd` is the
+    /// command's own folder (`git -C`, `env -C`).
+    pub(super) fn verb(&mut self, words: &[Word], mut ctx: Ctx) -> Option<Moved> {
+        let depth = ctx.depth;
+        let part = ctx.part();
+        let wrapping = ctx.wrapping;
         let head = &words[0];
         if head.dynamic {
             self.dynamic_verb(head, part, depth);
-            return;
+            return None;
         }
         let written = head.value.as_str();
         self.unclosed_conditional(words, part);
-        if self.function_call(written, site, wrapped, depth) {
-            return;
+        if self.function_call(written, &ctx) {
+            return None;
         }
         if matches!(written, "cd" | "pushd" | "popd") {
-            self.change_folder(written, words, cwd, part, depth);
-            return;
+            return Some(self.change_folder(written, words, &ctx));
         }
         let (verb, is_script) = peel::verb_of(written);
-        let project_verb = self.project_runner(written, local_cwd.as_deref());
+        let project_verb = self.project_runner(written, ctx.cwd());
         let verb = project_verb.unwrap_or(verb);
-        let is_script = is_script
-            && project_verb.is_none()
-            && !self.is_project_tool(written, local_cwd.as_deref());
-        if is_script && self.script_by_path(written, head, site, depth, local_cwd.clone()) {
+        let is_script =
+            is_script && project_verb.is_none() && !self.is_project_tool(written, ctx.cwd());
+        if is_script && self.script_by_path(written, head, &ctx) {
             self.wrapper_floor(wrapping.wrapper, wrapping.class, Effect::Inspect, part);
-            return;
+            return None;
         }
         let args = &words[1..];
-        self.named_trust(args, local_cwd.as_deref(), part, depth);
-        self.secret_reads(verb, args, part, depth, local_cwd.as_deref());
-        self.definitions(verb, args, part, depth, local_cwd.clone());
-        let local_cwd = if verb == "git" {
-            peel::git_cwd(args, self.location, local_cwd)
-        } else {
-            local_cwd
-        };
+        self.named_trust(args, ctx.cwd(), part, depth);
+        self.secret_reads(verb, args, part, depth, ctx.cwd());
+        self.definitions(verb, args, &ctx);
+        if verb == "git" {
+            ctx.cwd = peel::git_cwd(args, self.location, ctx.cwd.take());
+        }
         let interpreter = lexicon::lookup(verb).map_or(verb, |s| s.name());
-        self.in_place_edits(interpreter, args, part, depth, local_cwd.clone());
+        self.in_place_edits(interpreter, args, &ctx);
         if crate::inline::route::is_interpreter(interpreter)
-            && self.code_route(interpreter, args, site, depth, local_cwd.clone())
+            && self.code_route(interpreter, args, &ctx)
         {
             self.wrapper_floor(wrapping.wrapper, wrapping.class, Effect::Inspect, part);
-            return;
+            return None;
         }
         if matches!(verb, "source" | ".")
             && let Some(file) = args.first()
         {
             let how = if verb == "." { "." } else { "source" };
-            self.program_file(how, file, site, depth, local_cwd.clone());
-            return;
+            self.program_file(how, file, &ctx);
+            return None;
         }
-        self.runs_elsewhere(verb, args, site, depth, &local_cwd);
-        self.command_floor(verb, args, site, depth, &local_cwd);
+        self.runs_elsewhere(verb, args, &ctx);
+        self.command_floor(verb, args, &ctx);
         let verb_words: Cow<[Word]> = if verb == "find" {
             Cow::Owned(peel::strip_find_exec(words))
         } else {
@@ -116,39 +97,39 @@ impl Run<'_> {
             if !is_script {
                 self.frozen_dependencies(verb, args, part, depth);
             }
-            self.unlisted_verb(verb, runner, is_script, wrapping, part, depth);
-            return;
+            self.unlisted_verb(verb, is_script, &ctx);
+            return None;
         };
         let classified = refined_by_program(classified, args);
-        self.program_parts(verb, args, site, depth, local_cwd.clone());
+        self.program_parts(verb, args, &ctx);
         let effect = classified.effect;
-        self.narrowed_trust(effect, &classified.path, local_cwd.as_deref(), part, depth);
-        self.folder_option_trust(args, &classified, local_cwd.as_deref(), part, depth);
+        self.narrowed_trust(effect, &classified.path, ctx.cwd(), part, depth);
+        self.folder_option_trust(args, &classified, &ctx);
         self.note(depth, || {
             format!("lexicon: {} ({})", classified.rule, effect.as_str())
         });
         self.unknown_options(&classified, &verb_words, part, depth);
-        self.option_scripts(&classified, &verb_words, part, depth, local_cwd.clone());
+        self.option_scripts(&classified, &verb_words, &ctx);
         let tool = classified.path.first().map_or(verb, |p| &**p);
-        let recipes_read =
-            !is_script && self.project_recipes(tool, args, site, depth, local_cwd.clone());
+        let recipes_read = !is_script && self.project_recipes(tool, args, &ctx);
         if !is_script && !recipes_read {
             self.lexicon_finding(&classified, part);
         }
         self.wrapper_floor(wrapping.wrapper, wrapping.class, effect, part);
         self.frozen_dependencies(verb, args, part, depth);
-        self.copies_into_folder(verb, args, part, depth, local_cwd.clone());
-        self.extraction_folder(verb, args, part, depth, local_cwd.clone());
-        self.key_file(verb, args, part, depth, local_cwd.clone());
-        self.patched_files(verb, args, site, depth, local_cwd.clone());
-        self.git_control_routes(verb, args, part, depth, local_cwd.clone());
-        self.rewrites_in_place(&classified, &verb_words, part, depth, local_cwd.clone());
+        self.copies_into_folder(verb, args, &ctx);
+        self.extraction_folder(verb, args, &ctx);
+        self.key_file(verb, args, &ctx);
+        self.patched_files(verb, args, &ctx);
+        self.git_control_routes(verb, args, &ctx);
+        self.rewrites_in_place(&classified, &verb_words, &ctx);
         let target = Target {
             verb,
             args,
             words: &verb_words,
         };
-        self.written_targets(&target, &classified, part, depth, local_cwd);
+        self.written_targets(&target, &classified, &ctx);
+        None
     }
 
     /// `time [[`: a conditional that never closes, which bash rejects.
@@ -171,9 +152,10 @@ impl Run<'_> {
     /// the program, never a function of that name. Returns true when the
     /// name is surely the function (nothing more to judge); a name that
     /// may or may not be one is judged both ways.
-    fn function_call(&mut self, written: &str, site: &Site, wrapped: bool, depth: usize) -> bool {
+    fn function_call(&mut self, written: &str, ctx: &Ctx) -> bool {
+        let (site, depth) = (ctx.site, ctx.depth);
         let callee = match site.command.words.first() {
-            Some(first) if !wrapped && first.value == written => site.command.callee,
+            Some(first) if !ctx.wrapped && first.value == written => site.command.callee,
             _ => shell::Callee::Program,
         };
         if callee == shell::Callee::Program {
@@ -198,14 +180,8 @@ impl Run<'_> {
     /// `cd`, `pushd`, `popd`: the shell's folder changes. Their options
     /// (`cd -P dir`) are read as any verb's: one they do not have is not
     /// free, and the folder is the first operand.
-    fn change_folder(
-        &mut self,
-        written: &str,
-        words: &[Word],
-        cwd: &mut Option<PathBuf>,
-        part: &str,
-        depth: usize,
-    ) {
+    fn change_folder(&mut self, written: &str, words: &[Word], ctx: &Ctx) -> Moved {
+        let (part, depth) = (ctx.part(), ctx.depth);
         let classified = lexicon::classify(written, words);
         if let Some(classified) = &classified {
             self.unknown_options(classified, words, part, depth);
@@ -215,11 +191,11 @@ impl Run<'_> {
             .and_then(|c| c.operands.first())
             .and_then(|&i| words.get(i));
         let location = self.location;
-        *cwd = match (written, operand) {
+        let cwd = match (written, operand) {
             ("popd", _) => None,
             (_, None) => location.home.clone(),
             (_, Some(dir)) if dir.value == "-" => None,
-            (_, Some(dir)) => self.cd_folder(words, dir, cwd.as_deref()),
+            (_, Some(dir)) => self.cd_folder(words, dir, ctx.shell_cwd),
         };
         self.note(depth, || match cwd.as_deref() {
             Some(dir) => format!("cd: now in {}", dir.display()),
@@ -232,20 +208,15 @@ impl Run<'_> {
             "",
             part,
         );
+        Moved(cwd)
     }
 
     /// A program run by path (`./run.sh`, `tests/runtests.py`): its
     /// content is read where a lane can (true: judged), else the command
     /// is exec and the lexicon still judges its name.
-    fn script_by_path(
-        &mut self,
-        written: &str,
-        head: &Word,
-        site: &Site,
-        depth: usize,
-        local_cwd: Option<PathBuf>,
-    ) -> bool {
-        if self.script_file(written, ScriptKind::ByName, head, site, depth, local_cwd) {
+    fn script_by_path(&mut self, written: &str, head: &Word, ctx: &Ctx) -> bool {
+        let (site, depth) = (ctx.site, ctx.depth);
+        if self.script_file(written, ScriptKind::ByName, head, ctx) {
             return true;
         }
         self.note(depth, || {
@@ -264,14 +235,8 @@ impl Run<'_> {
     /// Commands this one runs somewhere else: `ssh host CMD…` on the other
     /// machine (the floor holds there as here), `ssh -o ProxyCommand=…` and
     /// `scp -S prog` on this one, and `find -exec`'s commands.
-    fn runs_elsewhere(
-        &mut self,
-        verb: &str,
-        args: &[Word],
-        site: &Site,
-        depth: usize,
-        local_cwd: &Option<PathBuf>,
-    ) {
+    fn runs_elsewhere(&mut self, verb: &str, args: &[Word], ctx: &Ctx) {
+        let (site, depth, local_cwd) = (ctx.site, ctx.depth, &ctx.cwd);
         let part = site.command.text.as_str();
         if verb == "ssh"
             && let Some(remote) = peel::ssh_remote_command(args)
@@ -313,14 +278,8 @@ impl Run<'_> {
     /// (`ln -s ~ h`) are recorded for later commands. Case-insensitive file
     /// systems (macOS) run `RM` as `rm`: the floor judges the name as such
     /// a system would find it.
-    fn command_floor(
-        &mut self,
-        verb: &str,
-        args: &[Word],
-        site: &Site,
-        depth: usize,
-        local_cwd: &Option<PathBuf>,
-    ) {
+    fn command_floor(&mut self, verb: &str, args: &[Word], ctx: &Ctx) {
+        let (site, depth, local_cwd) = (ctx.site, ctx.depth, &ctx.cwd);
         let floor_verb = verb.to_ascii_lowercase();
         let floor_location = Location {
             cwd: local_cwd.clone(),
@@ -343,15 +302,9 @@ impl Run<'_> {
     /// A verb the lexicon does not list: the class of the runner that
     /// fetched it (`npx`), or UNKNOWN (with the wrappers' own class, where
     /// stricter). A script run by path was judged already.
-    fn unlisted_verb(
-        &mut self,
-        verb: &str,
-        runner: Option<&'static crate::rules::Wrapper>,
-        is_script: bool,
-        wrapping: Wrapping,
-        part: &str,
-        depth: usize,
-    ) {
+    fn unlisted_verb(&mut self, verb: &str, is_script: bool, ctx: &Ctx) {
+        let (runner, wrapping) = (ctx.runner, ctx.wrapping);
+        let (part, depth) = (ctx.part(), ctx.depth);
         if let Some((w, class)) = runner.and_then(|w| w.unknown.map(|c| (w, c))) {
             self.find(
                 class.verdict(),
@@ -407,14 +360,8 @@ impl Run<'_> {
     /// write operands and option values (`sort -o F`, `--output=F`,
     /// `-oF`), and the working folder for commands that write into it
     /// (`tar -x`).
-    fn written_targets(
-        &mut self,
-        target: &Target,
-        classified: &Classified,
-        part: &str,
-        depth: usize,
-        cwd: Option<PathBuf>,
-    ) {
+    fn written_targets(&mut self, target: &Target, classified: &Classified, ctx: &Ctx) {
+        let (part, depth, cwd) = (ctx.part(), ctx.depth, ctx.cwd.clone());
         let Target {
             verb,
             args,
