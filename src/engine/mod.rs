@@ -37,6 +37,7 @@ mod scripts;
 mod settings;
 mod trust;
 mod verb;
+mod verbs;
 use crate::law::Laws;
 use ctx::{Ctx, Moved, Wrapping};
 pub use edit::{

@@ -177,40 +177,6 @@ impl Run<'_> {
         callee == shell::Callee::Function
     }
 
-    /// `cd`, `pushd`, `popd`: the shell's folder changes. Their options
-    /// (`cd -P dir`) are read as any verb's: one they do not have is not
-    /// free, and the folder is the first operand.
-    fn change_folder(&mut self, written: &str, words: &[Word], ctx: &Ctx) -> Moved {
-        let (part, depth) = (ctx.part(), ctx.depth);
-        let classified = lexicon::classify(written, words);
-        if let Some(classified) = &classified {
-            self.unknown_options(classified, words, part, depth);
-        }
-        let operand = classified
-            .as_ref()
-            .and_then(|c| c.operands.first())
-            .and_then(|&i| words.get(i));
-        let location = self.location;
-        let cwd = match (written, operand) {
-            ("popd", _) => None,
-            (_, None) => location.home.clone(),
-            (_, Some(dir)) if dir.value == "-" => None,
-            (_, Some(dir)) => self.cd_folder(words, dir, ctx.shell_cwd),
-        };
-        self.note(depth, || match cwd.as_deref() {
-            Some(dir) => format!("cd: now in {}", dir.display()),
-            None => "cd: the folder is now unknown".to_string(),
-        });
-        self.find(
-            Verdict::Free,
-            "lexicon.cd",
-            "cd changes folder".into(),
-            "",
-            part,
-        );
-        Moved(cwd)
-    }
-
     /// A program run by path (`./run.sh`, `tests/runtests.py`): its
     /// content is read where a lane can (true: judged), else the command
     /// is exec and the lexicon still judges its name.

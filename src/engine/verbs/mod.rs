@@ -1,0 +1,4 @@
+//! The verbs that need more than the lexicon: one file a handler, each
+//! saying what it takes, what it returns and its evaluation order.
+
+mod cd;
