@@ -77,11 +77,7 @@ impl Run<'_> {
             self.wrapper_floor(wrapping.wrapper, wrapping.class, Effect::Inspect, part);
             return None;
         }
-        if matches!(verb, "source" | ".")
-            && let Some(file) = args.first()
-        {
-            let how = if verb == "." { "." } else { "source" };
-            self.program_file(how, file, &ctx);
+        if matches!(verb, "source" | ".") && self.source_file(verb, args, &ctx) {
             return None;
         }
         self.runs_elsewhere(verb, args, &ctx);

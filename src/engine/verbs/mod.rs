@@ -2,3 +2,4 @@
 //! saying what it takes, what it returns and its evaluation order.
 
 mod cd;
+mod source;
