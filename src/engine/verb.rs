@@ -15,7 +15,6 @@ use super::{Run, suffix};
 use crate::floor::{self, Invocation};
 use crate::law::Reach;
 use crate::lexicon::{self, Classified, Written};
-use crate::limits;
 use crate::paths::Location;
 use crate::peel;
 use crate::rule_id::RuleId;
@@ -192,48 +191,6 @@ impl Run<'_> {
             &site.command.text,
         );
         false
-    }
-
-    /// Commands this one runs somewhere else: `ssh host CMD…` on the other
-    /// machine (the floor holds there as here), `ssh -o ProxyCommand=…` and
-    /// `scp -S prog` on this one, and `find -exec`'s commands.
-    fn runs_elsewhere(&mut self, verb: &str, args: &[Word], ctx: &Ctx) {
-        let (site, depth, local_cwd) = (ctx.site, ctx.depth, &ctx.cwd);
-        let part = site.command.text.as_str();
-        if verb == "ssh"
-            && let Some(remote) = peel::ssh_remote_command(args)
-        {
-            self.note(depth, || format!("ssh runs remotely: {}", remote.value));
-            if remote.dynamic {
-                self.find(
-                    Verdict::Signed,
-                    "parse.dynamic-script",
-                    "ssh runs a remote command only known when the command runs".into(),
-                    "Write the remote command out literally so it can be checked.",
-                    part,
-                );
-            } else {
-                self.script(&remote.value, depth + 1, None);
-            }
-        }
-        for local in floor::ssh_local_commands(verb, args) {
-            self.note(depth, || format!("{verb} runs locally: {local}"));
-            self.find(
-                Effect::Exec.verdict(),
-                "verb.exec",
-                format!("{verb} runs `{}` on this machine", limits::clip(&local, 80)),
-                Effect::Exec.remediation(),
-                part,
-            );
-            self.script(&local, depth + 1, local_cwd.clone());
-        }
-        if verb == "find" {
-            for inner in peel::find_exec_commands(args) {
-                self.note(depth, || "find -exec runs:".to_string());
-                let mut inner_cwd = local_cwd.clone();
-                self.words(Cow::Owned(inner), site, depth + 1, &mut inner_cwd);
-            }
-        }
     }
 
     /// The blocked floor on the command, then the links it makes

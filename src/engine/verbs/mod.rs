@@ -2,4 +2,5 @@
 //! saying what it takes, what it returns and its evaluation order.
 
 mod cd;
+mod elsewhere;
 mod source;
