@@ -66,7 +66,7 @@ impl Run<'_> {
         self.secret_reads(verb, args, part, depth, ctx.cwd());
         self.definitions(verb, args, &ctx);
         if verb == "git" {
-            ctx.cwd = peel::git_cwd(args, self.location, ctx.cwd.take());
+            ctx.cwd = self.git_folder(args, &ctx);
         }
         let interpreter = lexicon::lookup(verb).map_or(verb, |s| s.name());
         self.in_place_edits(interpreter, args, &ctx);
@@ -310,13 +310,8 @@ impl Run<'_> {
                 if super::law::remote_operand(verb, &word) {
                     continue;
                 }
-                if verb == "git"
-                    && self.git_magic_pathspec(&word, args, cwd.as_deref(), part, depth)
-                {
+                if verb == "git" && self.git_write_operand(&word, args, ctx) {
                     continue;
-                }
-                if verb == "git" && !word.glob && word.value.contains(['*', '?', '[']) {
-                    self.git_pathspec(&word, cwd.as_deref(), part, depth);
                 }
                 self.write_target(&word, cwd.clone(), reach, part, depth);
             }

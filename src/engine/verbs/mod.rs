@@ -3,4 +3,5 @@
 
 mod cd;
 mod elsewhere;
+mod git;
 mod source;
