@@ -287,7 +287,7 @@ impl Run<'_> {
             words: verb_words,
         } = *target;
         let reach = crate::law::reach_of(verb, args);
-        let sed_script = sed_script_operand(classified, verb_words);
+        let sed_script = super::verbs::sed::script_operand(classified, verb_words);
         for write in &classified.writes {
             if matches!(write, Written::Arg(i) if Some(*i) == sed_script) {
                 continue;
@@ -323,8 +323,8 @@ impl Run<'_> {
 /// `sed 'w f'`), where stricter than the lexicon's.
 fn refined_by_program(mut classified: Classified, args: &[Word]) -> Classified {
     let program = match classified.spec.name() {
-        "awk" | "gawk" | "mawk" | "nawk" => crate::programs::awk(args),
-        "sed" | "gsed" => crate::programs::sed(args),
+        "awk" | "gawk" | "mawk" | "nawk" => super::verbs::awk::program(args),
+        "sed" | "gsed" => super::verbs::sed::program(args),
         _ => None,
     };
     if let Some(found) = program.filter(|p| p.effect.rank() > classified.effect.rank()) {
@@ -333,20 +333,6 @@ fn refined_by_program(mut classified: Classified, args: &[Word]) -> Classified {
         classified.note = found.note;
     }
     classified
-}
-
-/// `sed -i SCRIPT FILE…`: without `-e` or `-f` the first operand is the
-/// script, not a file; its index.
-fn sed_script_operand(classified: &Classified, words: &[Word]) -> Option<usize> {
-    let given_apart = words.iter().any(|w| {
-        matches!(w.value.as_str(), "-e" | "--expression" | "-f" | "--file")
-            || w.value.starts_with("--expression=")
-            || w.value.starts_with("--file=")
-    });
-    if classified.spec.name() != "sed" || given_apart {
-        return None;
-    }
-    classified.operands.first().copied()
 }
 
 /// The word a write names: an operand, the value of `KEY=VALUE`, the rest
