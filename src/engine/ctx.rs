@@ -25,10 +25,6 @@ impl Wrapping {
     };
 }
 
-/// The shell's folder after a command that changed it (`cd`, `popd`);
-/// `None` inside when the new folder is not known.
-pub(super) struct Moved(pub Option<PathBuf>);
-
 /// Where and how one command is judged.
 #[derive(Clone)]
 pub(super) struct Ctx<'s> {

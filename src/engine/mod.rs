@@ -39,7 +39,7 @@ mod trust;
 mod verb;
 mod verbs;
 use crate::law::Laws;
-use ctx::{Ctx, Moved, Wrapping};
+use ctx::{Ctx, Wrapping};
 pub use edit::{
     EditContent, EditKind, Replacement, evaluate_edit, evaluate_edit_with, evaluate_search,
 };
@@ -713,7 +713,7 @@ impl<'a> Run<'a> {
             runner,
             wrapped: peeled > 1,
         };
-        if let Some(Moved(to)) = self.verb(&words, ctx) {
+        if let verbs::Handled::Moved(to) = self.verb(&words, ctx) {
             *cwd = to;
         }
     }

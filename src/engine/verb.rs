@@ -1,16 +1,17 @@
 //! The verb stage: one peeled argv whose first word is the program in,
-//! findings out. Each step is a method of its own, run in this order: a
-//! function defined in the line, `cd`, a script run by path, the inline
-//! code lanes, `source`, commands run elsewhere (`ssh`, `find -exec`), the
-//! blocked floor, the lexicon (its class, unknown options, option values
-//! that are code, project recipes), and the write targets for the path law.
+//! findings out. [`Run::verb`] is the pipeline; its doc comment gives the
+//! order of the steps. What a few verbs need beyond the lexicon (`cd`,
+//! `source`, `ssh`, `find`, `git`, `awk`, `sed`) is in their handlers
+//! (`engine/verbs/`), which the pipeline looks up in one table and calls
+//! at their steps; every other step is generic.
 //!
 //! It may touch only the [`Run`] it is given: findings, notes, the links and
 //! the laws. What it knows of the command (site, depth, folders, wrappers)
 //! comes in one [`Ctx`].
 
-use super::ctx::{Ctx, Moved};
+use super::ctx::Ctx;
 use super::scripts::ScriptKind;
+use super::verbs::{self, Handled, Handler};
 use super::{Run, suffix};
 use crate::floor::{self, Invocation};
 use crate::law::Reach;
@@ -22,35 +23,75 @@ use crate::shell::{self, Word};
 use crate::verdict::{Effect, Verdict};
 use std::borrow::Cow;
 
-/// A command as the write-target step reads it: the verb, its arguments
-/// as written, and the words the lexicon classified (`find` without its
-/// `-exec` commands).
+/// A command as the write-target step reads it: the verb, its handler,
+/// its arguments as written, and the words the lexicon classified (`find`
+/// without its `-exec` commands).
 struct Target<'w> {
     verb: &'w str,
+    handler: &'static Handler,
     args: &'w [Word],
     words: &'w [Word],
 }
 
 impl Run<'_> {
-    /// Judges `words` (the verb first) in `ctx`. Returns the shell's new
-    /// folder when the command changed it (`cd`); `ctx.cwd` is the
-    /// command's own folder (`git -C`, `env -C`).
-    pub(super) fn verb(&mut self, words: &[Word], mut ctx: Ctx) -> Option<Moved> {
+    /// Judges `words` (the verb first) in `ctx`; `ctx.cwd` is the
+    /// command's own folder (`env -C`, `git -C`). Returns
+    /// [`Handled::Moved`] when the command changed the shell's folder
+    /// (`cd`).
+    ///
+    /// The steps, in order; a step marked (handler) is the verb's
+    /// [`Handler`] field of that name, where it has one:
+    /// 1. a program name only known at run time: SIGNED, and done;
+    ///    `[[` without `]]`: SIGNED;
+    /// 2. a function defined in the line: judged as one, done when surely
+    ///    one;
+    /// 3. `builtin` (handler, by the name as written): `cd` and its kin,
+    ///    done;
+    /// 4. the program is resolved (`/usr/bin/rm` is `rm`; a project
+    ///    runner such as `bin/rails` is `rails`); a script run by path is
+    ///    read by its lane, done when judged, else `verb.exec`;
+    /// 5. the trust of the paths it names, its secret reads, what it
+    ///    defines for later commands (`export`, `alias`, `git -c`);
+    /// 6. `folder` (handler): the command's own folder (`git -C`);
+    /// 7. in-place edits of perl and ruby; the inline-code lanes of an
+    ///    interpreter, done when they judged the program;
+    /// 8. `runs` (handler): a file run in this shell (`source`), done;
+    /// 9. `elsewhere` (handler): commands run elsewhere (`ssh`, `find
+    ///    -exec`);
+    /// 10. the blocked floor, and the links the command makes;
+    /// 11. `lexicon_words` (handler), then the lexicon: a verb it does not
+    ///     list is the runner's class (`npx`) or UNKNOWN, done;
+    /// 12. `program` (handler, by the lexicon's name): the class the
+    ///     verb's program gives (`awk`, `sed`), where stricter; the
+    ///     program's parts (commands, files) are judged;
+    /// 13. trust narrowed by the class, the folders options name, unknown
+    ///     options, option values that are code, the project's recipes,
+    ///     the lexicon's finding, the wrappers' own class;
+    /// 14. dependency freezes, copies into folders, extraction folders,
+    ///     key files, patched files, git's routes into git control, files
+    ///     rewritten in place;
+    /// 15. the write targets for the path law, less `script_operand`
+    ///     (handler, by the lexicon's name) and with each operand offered
+    ///     first to `write_operand` (handler).
+    pub(super) fn verb(&mut self, words: &[Word], mut ctx: Ctx) -> Handled {
         let depth = ctx.depth;
         let part = ctx.part();
         let wrapping = ctx.wrapping;
         let head = &words[0];
         if head.dynamic {
             self.dynamic_verb(head, part, depth);
-            return None;
+            return Handled::Judged;
         }
         let written = head.value.as_str();
         self.unclosed_conditional(words, part);
         if self.function_call(written, &ctx) {
-            return None;
+            return Handled::Judged;
         }
-        if matches!(written, "cd" | "pushd" | "popd") {
-            return Some(self.change_folder(written, words, &ctx));
+        if let Some(builtin) = verbs::handler(written).builtin {
+            match builtin(self, &ctx, written, words) {
+                Handled::No => {}
+                done => return done,
+            }
         }
         let (verb, is_script) = peel::verb_of(written);
         let project_verb = self.project_runner(written, ctx.cwd());
@@ -59,14 +100,15 @@ impl Run<'_> {
             is_script && project_verb.is_none() && !self.is_project_tool(written, ctx.cwd());
         if is_script && self.script_by_path(written, head, &ctx) {
             self.wrapper_floor(wrapping.wrapper, wrapping.class, Effect::Inspect, part);
-            return None;
+            return Handled::Judged;
         }
+        let handler = verbs::handler(verb);
         let args = &words[1..];
         self.named_trust(args, ctx.cwd(), part, depth);
         self.secret_reads(verb, args, part, depth, ctx.cwd());
         self.definitions(verb, args, &ctx);
-        if verb == "git" {
-            ctx.cwd = self.git_folder(args, &ctx);
+        if let Some(folder) = handler.folder {
+            ctx.cwd = folder(self, &ctx, words);
         }
         let interpreter = lexicon::lookup(verb).map_or(verb, |s| s.name());
         self.in_place_edits(interpreter, args, &ctx);
@@ -74,17 +116,21 @@ impl Run<'_> {
             && self.code_route(interpreter, args, &ctx)
         {
             self.wrapper_floor(wrapping.wrapper, wrapping.class, Effect::Inspect, part);
-            return None;
+            return Handled::Judged;
         }
-        if matches!(verb, "source" | ".") && self.source_file(verb, args, &ctx) {
-            return None;
+        if let Some(runs) = handler.runs {
+            match runs(self, &ctx, verb, words) {
+                Handled::No => {}
+                done => return done,
+            }
         }
-        self.runs_elsewhere(verb, args, &ctx);
+        if let Some(elsewhere) = handler.elsewhere {
+            elsewhere(self, &ctx, verb, words);
+        }
         self.command_floor(verb, args, &ctx);
-        let verb_words: Cow<[Word]> = if verb == "find" {
-            Cow::Owned(peel::strip_find_exec(words))
-        } else {
-            Cow::Borrowed(words)
+        let verb_words: Cow<[Word]> = match handler.lexicon_words {
+            Some(lexicon_words) => Cow::Owned(lexicon_words(words)),
+            None => Cow::Borrowed(words),
         };
         let Some(classified) = lexicon::classify(verb, &verb_words) else {
             // An unknown dependency tool still meets the freeze
@@ -93,7 +139,7 @@ impl Run<'_> {
                 self.frozen_dependencies(verb, args, part, depth);
             }
             self.unlisted_verb(verb, is_script, &ctx);
-            return None;
+            return Handled::Judged;
         };
         let classified = refined_by_program(classified, args);
         self.program_parts(verb, args, &ctx);
@@ -120,11 +166,12 @@ impl Run<'_> {
         self.rewrites_in_place(&classified, &verb_words, &ctx);
         let target = Target {
             verb,
+            handler,
             args,
             words: &verb_words,
         };
         self.written_targets(&target, &classified, &ctx);
-        None
+        Handled::Judged
     }
 
     /// `time [[`: a conditional that never closes, which bash rejects.
@@ -283,13 +330,16 @@ impl Run<'_> {
         let (part, depth, cwd) = (ctx.part(), ctx.depth, ctx.cwd.clone());
         let Target {
             verb,
+            handler,
             args,
             words: verb_words,
         } = *target;
         let reach = crate::law::reach_of(verb, args);
-        let sed_script = super::verbs::sed::script_operand(classified, verb_words);
+        let script = verbs::handler(classified.spec.name())
+            .script_operand
+            .and_then(|operand| operand(classified, verb_words));
         for write in &classified.writes {
-            if matches!(write, Written::Arg(i) if Some(*i) == sed_script) {
+            if matches!(write, Written::Arg(i) if Some(*i) == script) {
                 continue;
             }
             // `mv a b`: the sources go away whole; the destination is
@@ -310,7 +360,9 @@ impl Run<'_> {
                 if super::law::remote_operand(verb, &word) {
                     continue;
                 }
-                if verb == "git" && self.git_write_operand(&word, args, ctx) {
+                if let Some(write_operand) = handler.write_operand
+                    && write_operand(self, ctx, &word, args)
+                {
                     continue;
                 }
                 self.write_target(&word, cwd.clone(), reach, part, depth);
@@ -322,11 +374,9 @@ impl Run<'_> {
 /// The class awk and sed take from their program (`awk '{system(…)}'`,
 /// `sed 'w f'`), where stricter than the lexicon's.
 fn refined_by_program(mut classified: Classified, args: &[Word]) -> Classified {
-    let program = match classified.spec.name() {
-        "awk" | "gawk" | "mawk" | "nawk" => super::verbs::awk::program(args),
-        "sed" | "gsed" => super::verbs::sed::program(args),
-        _ => None,
-    };
+    let program = verbs::handler(classified.spec.name())
+        .program
+        .and_then(|program| program(args));
     if let Some(found) = program.filter(|p| p.effect.rank() > classified.effect.rank()) {
         classified.effect = found.effect;
         classified.rule = RuleId::lexicon(&[classified.spec.name()], Some(found.id));

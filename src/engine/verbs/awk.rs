@@ -11,10 +11,10 @@
 //! 2. its literal parts (commands, written files, program files) are then
 //!    judged by the generic `program_parts` step, which is not here.
 
-use crate::programs::ProgramEffect;
-use crate::shell::Word;
+use super::Handler;
 
-/// The effect of the awk program among `args`.
-pub(in crate::engine) fn program(args: &[Word]) -> Option<ProgramEffect> {
-    crate::programs::awk(args)
-}
+/// `awk` and its kin: the class their program gives.
+pub(super) const HANDLER: Handler = Handler {
+    program: Some(crate::programs::awk),
+    ..Handler::NONE
+};

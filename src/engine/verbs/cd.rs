@@ -12,11 +12,23 @@
 //!    operand, else the first operand resolved against the shell's folder;
 //! 3. FREE `lexicon.cd`.
 
+use super::{Handled, Handler};
 use crate::engine::Run;
-use crate::engine::ctx::{Ctx, Moved};
+use crate::engine::ctx::Ctx;
 use crate::lexicon;
 use crate::shell::Word;
 use crate::verdict::Verdict;
+use std::path::PathBuf;
+
+/// `cd` judged whole before its program is resolved.
+pub(super) const HANDLER: Handler = Handler {
+    builtin: Some(builtin),
+    ..Handler::NONE
+};
+
+fn builtin(run: &mut Run, ctx: &Ctx, written: &str, words: &[Word]) -> Handled {
+    Handled::Moved(run.change_folder(written, words, ctx))
+}
 
 impl Run<'_> {
     /// `cd`, `pushd`, `popd`: the shell's folder changes. Their options
@@ -27,7 +39,7 @@ impl Run<'_> {
         written: &str,
         words: &[Word],
         ctx: &Ctx,
-    ) -> Moved {
+    ) -> Option<PathBuf> {
         let (part, depth) = (ctx.part(), ctx.depth);
         let classified = lexicon::classify(written, words);
         if let Some(classified) = &classified {
@@ -55,6 +67,6 @@ impl Run<'_> {
             "",
             part,
         );
-        Moved(cwd)
+        cwd
     }
 }

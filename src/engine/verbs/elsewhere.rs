@@ -1,20 +1,20 @@
-//! Commands a command runs somewhere else: `ssh host CMD…` on the other
-//! machine, the local commands of `ssh -o ProxyCommand=…`, `scp -S prog`,
-//! `sftp`, `autossh` and `rsync -e`, and the commands of `find -exec`.
+//! Commands the ssh family runs somewhere else: `ssh host CMD…` on the
+//! other machine, and on this one the commands of `ssh -o
+//! ProxyCommand=…`, `scp -S prog`, `sftp -S prog`, `autossh` and `rsync
+//! -e` (found by [`floor::ssh_local_commands`]).
 //!
-//! Takes the verb, its arguments and the command's [`Ctx`]; adds findings
-//! and judges each command found, one level deeper; returns nothing (the
-//! verb itself is still judged by the floor and the lexicon).
+//! Takes the verb, its words and the command's [`Ctx`]; adds findings and
+//! judges each command found, one level deeper; returns nothing (the verb
+//! itself is still judged by the floor and the lexicon).
 //!
-//! Evaluation order:
+//! Evaluation order (before the floor):
 //! 1. `ssh`'s remote command: SIGNED `parse.dynamic-script` when only known
 //!    at run time, else judged as a script (the floor holds there as
 //!    here), with no folder known;
-//! 2. the commands the ssh family runs on this machine: each SIGNED
-//!    `verb.exec` and judged as a script in the command's folder;
-//! 3. `find -exec`'s (`-execdir`, `-ok`, `-okdir`) commands: each judged
-//!    as an argv of its own, in the command's folder.
+//! 2. the commands the verb runs on this machine: each SIGNED `verb.exec`
+//!    and judged as a script in the command's folder.
 
+use super::Handler;
 use crate::engine::Run;
 use crate::engine::ctx::Ctx;
 use crate::floor;
@@ -22,18 +22,36 @@ use crate::limits;
 use crate::peel;
 use crate::shell::Word;
 use crate::verdict::{Effect, Verdict};
-use std::borrow::Cow;
+
+/// `ssh`: a remote command, then local ones.
+pub(super) const SSH: Handler = Handler {
+    elsewhere: Some(ssh),
+    ..Handler::NONE
+};
+
+/// `autossh`, `scp`, `sftp`, `rsync`: local commands only.
+pub(super) const LOCAL: Handler = Handler {
+    elsewhere: Some(local),
+    ..Handler::NONE
+};
+
+fn ssh(run: &mut Run, ctx: &Ctx, verb: &str, words: &[Word]) {
+    let args = words.get(1..).unwrap_or(&[]);
+    run.remote_command(args, ctx);
+    run.local_commands(verb, args, ctx);
+}
+
+fn local(run: &mut Run, ctx: &Ctx, verb: &str, words: &[Word]) {
+    let args = words.get(1..).unwrap_or(&[]);
+    run.local_commands(verb, args, ctx);
+}
 
 impl Run<'_> {
-    /// Commands this one runs somewhere else: `ssh host CMD…` on the other
-    /// machine (the floor holds there as here), `ssh -o ProxyCommand=…` and
-    /// `scp -S prog` on this one, and `find -exec`'s commands.
-    pub(in crate::engine) fn runs_elsewhere(&mut self, verb: &str, args: &[Word], ctx: &Ctx) {
-        let (site, depth, local_cwd) = (ctx.site, ctx.depth, &ctx.cwd);
-        let part = site.command.text.as_str();
-        if verb == "ssh"
-            && let Some(remote) = peel::ssh_remote_command(args)
-        {
+    /// `ssh host CMD…`: the command run on the other machine, where the
+    /// floor holds as here.
+    fn remote_command(&mut self, args: &[Word], ctx: &Ctx) {
+        let (part, depth) = (ctx.part(), ctx.depth);
+        if let Some(remote) = peel::ssh_remote_command(args) {
             self.note(depth, || format!("ssh runs remotely: {}", remote.value));
             if remote.dynamic {
                 self.find(
@@ -47,6 +65,12 @@ impl Run<'_> {
                 self.script(&remote.value, depth + 1, None);
             }
         }
+    }
+
+    /// The commands `verb` runs on this machine (`ssh -o ProxyCommand=…`,
+    /// `scp -S prog`, `rsync -e`).
+    fn local_commands(&mut self, verb: &str, args: &[Word], ctx: &Ctx) {
+        let (part, depth, local_cwd) = (ctx.part(), ctx.depth, &ctx.cwd);
         for local in floor::ssh_local_commands(verb, args) {
             self.note(depth, || format!("{verb} runs locally: {local}"));
             self.find(
@@ -57,13 +81,6 @@ impl Run<'_> {
                 part,
             );
             self.script(&local, depth + 1, local_cwd.clone());
-        }
-        if verb == "find" {
-            for inner in peel::find_exec_commands(args) {
-                self.note(depth, || "find -exec runs:".to_string());
-                let mut inner_cwd = local_cwd.clone();
-                self.words(Cow::Owned(inner), site, depth + 1, &mut inner_cwd);
-            }
         }
     }
 }

@@ -13,11 +13,27 @@
 //!    glob pathspec git expands itself (`'*.rs'`) is judged as a pattern,
 //!    and then as a path.
 
+use super::Handler;
 use crate::engine::Run;
 use crate::engine::ctx::Ctx;
 use crate::peel;
 use crate::shell::Word;
 use std::path::PathBuf;
+
+/// `git`: its folder, and its pathspecs among the write operands.
+pub(super) const HANDLER: Handler = Handler {
+    folder: Some(folder),
+    write_operand: Some(write_operand),
+    ..Handler::NONE
+};
+
+fn folder(run: &Run, ctx: &Ctx, words: &[Word]) -> Option<PathBuf> {
+    run.git_folder(words.get(1..).unwrap_or(&[]), ctx)
+}
+
+fn write_operand(run: &mut Run, ctx: &Ctx, word: &Word, args: &[Word]) -> bool {
+    run.git_write_operand(word, args, ctx)
+}
 
 impl Run<'_> {
     /// The folder git runs in: `-C dir`, each from the last.

@@ -15,18 +15,26 @@
 //!    Only a spec named `sed` is read so; `gsed`'s first operand stays a
 //!    write target, as before.
 
+use super::Handler;
 use crate::lexicon::Classified;
-use crate::programs::ProgramEffect;
 use crate::shell::Word;
 
-/// The effect of the sed script among `args`.
-pub(in crate::engine) fn program(args: &[Word]) -> Option<ProgramEffect> {
-    crate::programs::sed(args)
-}
+/// `sed`: the class its script gives, and the operand that is the script.
+pub(super) const HANDLER: Handler = Handler {
+    program: Some(crate::programs::sed),
+    script_operand: Some(script_operand),
+    ..Handler::NONE
+};
+
+/// `gsed`: the class its script gives.
+pub(super) const GSED: Handler = Handler {
+    program: Some(crate::programs::sed),
+    ..Handler::NONE
+};
 
 /// `sed -i SCRIPT FILE…`: without `-e` or `-f` the first operand is the
 /// script, not a file; its index.
-pub(in crate::engine) fn script_operand(classified: &Classified, words: &[Word]) -> Option<usize> {
+fn script_operand(classified: &Classified, words: &[Word]) -> Option<usize> {
     let given_apart = words.iter().any(|w| {
         matches!(w.value.as_str(), "-e" | "--expression" | "-f" | "--file")
             || w.value.starts_with("--expression=")

@@ -12,9 +12,25 @@
 //!    by a substitution, a venv's activate script (FREE), a file written
 //!    earlier in the line, else the file on disk.
 
+use super::{Handled, Handler};
 use crate::engine::Run;
 use crate::engine::ctx::Ctx;
 use crate::shell::Word;
+
+/// `source` and `.`: a file run in this shell, after the lanes.
+pub(super) const HANDLER: Handler = Handler {
+    runs: Some(runs),
+    ..Handler::NONE
+};
+
+fn runs(run: &mut Run, ctx: &Ctx, verb: &str, words: &[Word]) -> Handled {
+    let args = words.get(1..).unwrap_or(&[]);
+    if run.source_file(verb, args, ctx) {
+        Handled::Judged
+    } else {
+        Handled::No
+    }
+}
 
 impl Run<'_> {
     /// `source FILE`, `. FILE`: the file judged as the script it is.
