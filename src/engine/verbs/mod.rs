@@ -50,6 +50,23 @@ pub(super) type Judge = fn(&mut Run, &Ctx, &str, &[Word]) -> Handled;
 /// A step that adds findings; the same arguments as [`Judge`].
 pub(super) type Step = fn(&mut Run, &Ctx, &str, &[Word]);
 
+/// The command's own folder, from the run, the context and the words.
+pub(super) type Folder = fn(&Run, &Ctx, &[Word]) -> Option<PathBuf>;
+
+/// The words the lexicon classifies, from all the words.
+pub(super) type LexiconWords = fn(&[Word]) -> Vec<Word>;
+
+/// The effect of the program among the arguments after the verb.
+pub(super) type Program = fn(&[Word]) -> Option<ProgramEffect>;
+
+/// The index of the operand that is a script, from the classification
+/// and the words the lexicon read.
+pub(super) type ScriptOperand = fn(&Classified, &[Word]) -> Option<usize>;
+
+/// A write operand judged by the verb: the run, the context, the operand
+/// and the arguments after the verb; true when judged whole.
+pub(super) type WriteOperand = fn(&mut Run, &Ctx, &Word, &[Word]) -> bool;
+
 /// What one verb needs beyond the lexicon: one function for each step of
 /// `Run::verb` it takes part in, in the order the steps run; `None` where
 /// it has nothing to add.
@@ -59,7 +76,7 @@ pub(super) struct Handler {
     pub builtin: Option<Judge>,
     /// After the definitions: the command's own folder, from the one it
     /// was given (`git -C dir`).
-    pub folder: Option<fn(&Run, &Ctx, &[Word]) -> Option<PathBuf>>,
+    pub folder: Option<Folder>,
     /// After the inline-code lanes: a file the verb runs in this shell,
     /// judged whole when there is one (`source`, `.`).
     pub runs: Option<Judge>,
@@ -68,17 +85,17 @@ pub(super) struct Handler {
     pub elsewhere: Option<Step>,
     /// Before the lexicon: the words it classifies, when not all of them
     /// (`find` without its `-exec` commands).
-    pub lexicon_words: Option<fn(&[Word]) -> Vec<Word>>,
+    pub lexicon_words: Option<LexiconWords>,
     /// After the lexicon, by its name for the verb: the effect the verb's
     /// program has, taken where stricter (`awk`, `sed`).
-    pub program: Option<fn(&[Word]) -> Option<ProgramEffect>>,
+    pub program: Option<Program>,
     /// With the write targets, by the lexicon's name: the operand that is
     /// the verb's script, not a file it writes (`sed -i SCRIPT FILE`).
-    pub script_operand: Option<fn(&Classified, &[Word]) -> Option<usize>>,
+    pub script_operand: Option<ScriptOperand>,
     /// With the write targets: a write operand the verb judges itself;
     /// true when the path law is not to judge it as a path (git's magic
     /// pathspecs).
-    pub write_operand: Option<fn(&mut Run, &Ctx, &Word, &[Word]) -> bool>,
+    pub write_operand: Option<WriteOperand>,
 }
 
 impl Handler {
