@@ -12,9 +12,12 @@ use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+/// The class names `verdict::Effect::ALL` has, for a clear error at build
+/// time; the generated code names the variants, so a name outside them
+/// fails to compile too.
 const CLASSES: &[&str] = &[
-    "inspect", "build", "test", "format", "mutate", "install", "network", "publish", "destroy",
-    "exec",
+    "inspect", "format", "build", "test", "mutate", "network", "install", "exec", "publish",
+    "destroy",
 ];
 const WRITE_MODES: &[&str] = &["none", "all", "last", "first", "cwd", "second", "prefix"];
 
@@ -163,6 +166,9 @@ struct Flag {
     /// whose runner, linker or wrapper is a command).
     #[serde(default)]
     runs: Option<String>,
+    /// Commands that use the flag, or a near miss without it.
+    #[serde(default)]
+    examples: Vec<Example>,
 }
 
 #[derive(Deserialize, Clone)]
@@ -269,16 +275,17 @@ fn str_slice(items: &[String]) -> String {
 }
 
 /// The enum variant name for a floor rule id: `floor.git.reset-hard` → `GitResetHard`.
+/// The variant of `rule_id::Rule` a fixed id is (`cage.ci_config`:
+/// `CageCiConfig`); an id with no such variant fails to compile, so the
+/// data cannot name a rule the engine does not list.
+fn rule_variant(id: &str) -> String {
+    id.split(['.', '-', '_']).map(capitalised).collect()
+}
+
 fn floor_variant(id: &str) -> String {
     id.trim_start_matches("floor.")
         .split(['.', '-'])
-        .map(|part| {
-            let mut chars = part.chars();
-            match chars.next() {
-                Some(first) => first.to_ascii_uppercase().to_string() + chars.as_str(),
-                None => String::new(),
-            }
-        })
+        .map(capitalised)
         .collect()
 }
 
@@ -288,7 +295,7 @@ fn emit_floor(path: &Path, out: &mut String) -> BuildResult<()> {
     out.push_str(
         "/// Every rule of the blocked floor, one variant each (from `rules/floor.json`).\n",
     );
-    out.push_str("#[derive(Clone, Copy, Debug, PartialEq, Eq)]\n#[allow(missing_docs)]\npub enum FloorRule {\n");
+    out.push_str("#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]\n#[allow(missing_docs)]\npub enum FloorRule {\n");
     for rule in &file.rules {
         if !rule.id.starts_with("floor.") {
             return Err(format!(
@@ -536,6 +543,7 @@ fn node_of(spec: &Spec, name: &str, context: &str) -> BuildResult<Node> {
             check_flag_spelling(spelling, &context)?;
         }
         class_variant(&flag.class, &context)?;
+        check_examples(&flag.examples, &context)?;
         if let Some(mode) = flag.writes.as_deref().filter(|m| *m != "value") {
             writes_variant(Some(mode), &context)?;
         }
@@ -1270,8 +1278,8 @@ fn emit_law(path: &Path, out: &mut String) -> BuildResult<()> {
             check_law_path(p, &context)?;
         }
         rows.push(format!(
-            "ProtectedRule {{ id: {:?}, what: {:?}, source: {:?}, verdict: {}, frozen: {}, paths: {}, except: {}, remediation: {:?} }}",
-            entry.id,
+            "ProtectedRule {{ rule: Rule::{}, what: {:?}, source: {:?}, verdict: {}, frozen: {}, paths: {}, except: {}, remediation: {:?} }}",
+            rule_variant(&entry.id),
             entry.what,
             entry.source,
             verdict_variant(&entry.verdict, &context)?,
@@ -1323,7 +1331,8 @@ fn emit_law(path: &Path, out: &mut String) -> BuildResult<()> {
                 ));
             }
             frozen.push(format!(
-                "FrozenCommand {{ rule: {rule:?}, words: {}, rest: {rest}, options: {} }}",
+                "FrozenCommand {{ rule: Rule::{}, words: {}, rest: {rest}, options: {} }}",
+                rule_variant(rule),
                 str_slice(&words),
                 str_slice(&options)
             ));

@@ -3,6 +3,7 @@
 //! (`base64 -d |`), or something only known at run time. Takes a command's
 //! stdin or a word's substitutions and returns a [`Producer`]; the engine
 //! turns the network and decoders into floor findings.
+#![deny(clippy::indexing_slicing)]
 
 use crate::limits;
 use crate::peel::{self, Step};
@@ -107,7 +108,8 @@ pub fn stdin_producer(script: &Script, command: &SimpleCommand) -> Producer {
                 }
                 match verb.as_str() {
                     "echo" | "printf" if words.iter().all(|w| !w.dynamic) => {
-                        let args: Vec<&str> = words[1..].iter().map(|w| w.value.as_str()).collect();
+                        let args: Vec<&str> =
+                            words.iter().skip(1).map(|w| w.value.as_str()).collect();
                         let output = if verb == "echo" {
                             echo_output(&args)
                         } else {
@@ -158,9 +160,9 @@ fn prints_itself(verb: &str, producer: &[Word], operand: &Word) -> bool {
         _ if ECHOERS.contains(&verb) => true,
         "ls" => operand.glob || ls_dirs,
         "find" => {
-            let depth_zero = producer
-                .windows(2)
-                .any(|w| w[0].value == "-maxdepth" && w[1].value == "0");
+            let depth_zero = producer.windows(2).any(
+                |w| matches!(w, [flag, depth] if flag.value == "-maxdepth" && depth.value == "0"),
+            );
             depth_zero && !has("-name") && is_find_start(producer, operand)
         }
         _ => false,
@@ -324,8 +326,10 @@ pub fn substitution_producer(word: &Word) -> Producer {
     let single = body
         .map(shell::parse)
         .filter(|s| s.commands.len() == 1 && s.problems.is_empty());
-    if let (Producer::Dynamic, Some(single)) = (&found, single) {
-        let (verb, words) = producer_verb(&single.commands[0].words);
+    if let (Producer::Dynamic, Some(single)) = (&found, single)
+        && let [command] = single.commands.as_slice()
+    {
+        let (verb, words) = producer_verb(&command.words);
         if words.iter().all(|w| !w.dynamic) {
             let args: Vec<&str> = words.iter().skip(1).map(|w| w.value.as_str()).collect();
             let output = match verb.as_str() {
@@ -347,7 +351,7 @@ pub fn echo_output(args: &[&str]) -> Option<String> {
     let mut escapes = false;
     let mut newline = true;
     let mut rest = args;
-    while let Some(first) = rest.first() {
+    while let Some((first, after)) = rest.split_first() {
         let flags = first
             .strip_prefix('-')
             .filter(|f| !f.is_empty() && f.chars().all(|c| matches!(c, 'n' | 'e' | 'E')));
@@ -359,7 +363,7 @@ pub fn echo_output(args: &[&str]) -> Option<String> {
                 _ => escapes = false,
             }
         }
-        rest = &rest[1..];
+        rest = after;
     }
     let joined = rest.join(" ");
     let mut text = if escapes {

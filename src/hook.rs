@@ -6,6 +6,7 @@
 //! serde structs ([`wire`]), as is Claude Code's output. Anything that is
 //! not a well-formed request is a [`HookError`], which `main` reports on one
 //! stderr line with exit code 2 (Claude Code blocks the call).
+#![deny(clippy::indexing_slicing)]
 
 pub mod wire;
 

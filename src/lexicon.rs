@@ -4,6 +4,7 @@
 //! descends into subcommands, applies the flags that change the class, and
 //! names the operands the command writes. It judges nothing about *where*
 //! those writes land: that is the floor's and the path law's job.
+#![deny(clippy::indexing_slicing)]
 
 use crate::options::{self, Value};
 use crate::rule_id::RuleId;
@@ -101,7 +102,7 @@ pub fn classify(verb: &str, argv: &[Word]) -> Option<Classified> {
     while !spec.subs().is_empty() {
         let (place, before) = options::first_operand(spec, argv, start);
         let Some((sub, next)) = place.and_then(|(i, offset, next)| {
-            let name = argv[i].value.get(offset..)?;
+            let name = argv.get(i)?.value.get(offset..)?;
             spec.sub(name).map(|sub| (sub, next))
         }) else {
             break;
@@ -170,7 +171,7 @@ pub fn classify(verb: &str, argv: &[Word]) -> Option<Classified> {
         writes_mode = Operands::None;
         writes.clear();
     }
-    if is_help_or_version(&argv[start.min(argv.len())..]) {
+    if is_help_or_version(argv.get(start..).unwrap_or(&[])) {
         effect = Effect::Inspect;
         decided_by = None;
         writes_mode = Operands::None;
@@ -200,7 +201,7 @@ pub fn classify(verb: &str, argv: &[Word]) -> Option<Classified> {
         },
     }
     for &i in &operands {
-        if let Some((key, _)) = argv[i].value.split_once('=')
+        if let Some((key, _)) = argv.get(i).and_then(|w| w.value.split_once('='))
             && spec.kv_writes.contains(key)
         {
             writes.push(Written::KeyValue(i));
@@ -235,7 +236,7 @@ pub fn classify(verb: &str, argv: &[Word]) -> Option<Classified> {
 }
 
 fn is_help_or_version(args: &[Word]) -> bool {
-    let alone_v = args.len() == 1 && args[0].value == "-v";
+    let alone_v = matches!(args, [only] if only.value == "-v");
     alone_v
         || !args.is_empty()
             && args.iter().all(|w| {
@@ -247,6 +248,7 @@ fn is_help_or_version(args: &[Word]) -> bool {
 }
 
 #[cfg(test)]
+#[allow(clippy::indexing_slicing)]
 mod tests {
     use super::*;
 

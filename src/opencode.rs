@@ -6,6 +6,7 @@
 //!
 //! Takes the compiled lexicon; returns the JSON block. OpenCode applies the
 //! last matching rule, so a verb's rule comes before its subcommands'.
+#![deny(clippy::indexing_slicing)]
 
 use crate::rules::{self, Spec};
 use crate::verdict::Verdict;

@@ -8,6 +8,7 @@
 //! `--output=FILE`) or be the next word, and a long option may be
 //! abbreviated to a prefix naming one option (`--extrac`). It decides no
 //! class: the lexicon stage does that with what this returns.
+#![deny(clippy::indexing_slicing)]
 
 use crate::rules::{KnownOption, Spec};
 use crate::shell::Word;
@@ -62,8 +63,7 @@ pub fn read(spec: &'static Spec, argv: &[Word], start: usize) -> Reading {
     let mut reading = Reading::default();
     let mut options_done = false;
     let mut i = start;
-    while i < argv.len() {
-        let word = &argv[i];
+    while let Some(word) = argv.get(i) {
         let text = word.value.as_str();
         if options_done || !is_option(text) {
             if !options_done && may_be_option(word) {
@@ -110,8 +110,8 @@ pub fn first_operand(
 ) -> (Option<NamePlace>, Reading) {
     let mut reading = Reading::default();
     let mut i = start;
-    while i < argv.len() {
-        let text = argv[i].value.as_str();
+    while let Some(word) = argv.get(i) {
+        let text = word.value.as_str();
         if text == "--" {
             return (None, reading);
         }
@@ -191,7 +191,10 @@ fn starts_with_a_path(value: &str) -> bool {
 
 /// Reads the option word at `argv[i]`.
 fn read_word(spec: &'static Spec, argv: &[Word], i: usize) -> Read {
-    let text = argv[i].value.as_str();
+    let Some(word) = argv.get(i) else {
+        return Read::Unknown(Vec::new());
+    };
+    let text = word.value.as_str();
     // A family known by prefix (`-Wall`) has its value attached; an
     // option that takes none ignores `=x` (the program rejects it).
     let one = |known: Option<&'static KnownOption>, attached: Option<usize>| {
@@ -283,14 +286,20 @@ fn prefix_family(spec: &Spec, text: &str) -> Option<usize> {
 /// the word, or the next word. With a letter it does not know, the word is
 /// unknown, but the known letters' flags still count (`sed -Xi`).
 fn read_cluster(spec: &'static Spec, argv: &[Word], i: usize) -> Read {
-    let text = argv[i].value.as_str();
+    let Some(word) = argv.get(i) else {
+        return Read::Unknown(Vec::new());
+    };
+    let text = word.value.as_str();
     let mut uses = Vec::new();
     let mut unknown = false;
     let mut buffer = [0u8; 5];
     for (pos, c) in text[1..].char_indices() {
         buffer[0] = b'-';
         let letter = c.encode_utf8(&mut buffer[1..]).len();
-        let spelling = std::str::from_utf8(&buffer[..1 + letter]).unwrap_or("");
+        let spelling = buffer
+            .get(..1 + letter)
+            .and_then(|b| std::str::from_utf8(b).ok())
+            .unwrap_or("");
         let Some(known) = spec.option(spelling) else {
             unknown = true;
             continue;
@@ -329,6 +338,7 @@ fn read_cluster(spec: &'static Spec, argv: &[Word], i: usize) -> Read {
 }
 
 #[cfg(test)]
+#[allow(clippy::indexing_slicing)]
 mod tests {
     use super::*;
 

@@ -6,6 +6,7 @@
 //! [`peel`] until it returns [`Step::Verb`], and applies each wrapper's class
 //! as a floor under the inner command's. Shells (`bash -c`), `eval` and
 //! `watch` hand back a script to parse again.
+#![deny(clippy::indexing_slicing)]
 
 use crate::feeds::Fed;
 use crate::paths::{self, Location};
@@ -163,12 +164,12 @@ fn join(words: &[Word]) -> Word {
 }
 
 fn peel_shell(words: &[Word]) -> Step {
-    let wrapper = shell_name(&words[0].value);
+    let wrapper = shell_name(words.first().map_or("", |w| w.value.as_str()));
     let mut i = 1;
     let mut command_mode = false;
     let mut stdin_mode = false;
-    while i < words.len() {
-        let w = words[i].value.as_str();
+    while let Some(word) = words.get(i) {
+        let w = word.value.as_str();
         if w == "--" || w == "-" {
             i += 1;
             break;
@@ -236,8 +237,7 @@ fn peel_wrapper(w: &'static Wrapper, words: &[Word], fed: Option<&Fed>) -> Step 
     let mut cwd = None;
     let mut skipped_operands = 0u8;
     let mut replace: Option<String> = None;
-    while i < words.len() {
-        let word = &words[i];
+    while let Some(word) = words.get(i) {
         let v = word.value.as_str();
         if v == "--" {
             i += 1;
@@ -313,7 +313,7 @@ fn peel_wrapper(w: &'static Wrapper, words: &[Word], fed: Option<&Fed>) -> Step 
                 .iter()
                 .map(|s| Word::literal(s))
                 .collect();
-            inner.extend(words[next..].iter().cloned());
+            inner.extend(words.iter().skip(next).cloned());
             return finish(w, inner, cwd);
         }
         if w.cwd_opts.contains(&v) {
@@ -368,9 +368,10 @@ fn peel_wrapper(w: &'static Wrapper, words: &[Word], fed: Option<&Fed>) -> Step 
             .iter()
             .position(|x| w.stop_words.contains(&x.value.as_str()))
     {
-        let literal = inner[stop].value == ":::";
-        let rest: Vec<Word> = inner[stop + 1..]
+        let literal = inner.get(stop).is_some_and(|x| x.value == ":::");
+        let rest: Vec<Word> = inner
             .iter()
+            .skip(stop + 1)
             .take_while(|x| !w.stop_words.contains(&x.value.as_str()))
             .cloned()
             .collect();
@@ -414,8 +415,7 @@ fn peel_wrapper(w: &'static Wrapper, words: &[Word], fed: Option<&Fed>) -> Step 
     // One operand with blanks (`watch 'git status'`) is only a script: no
     // program is called `git status`.
     if w.mode == WrapperMode::Join
-        && inner.len() == 1
-        && inner[0].value.contains(char::is_whitespace)
+        && matches!(inner.as_slice(), [only] if only.value.contains(char::is_whitespace))
     {
         return Step::Script {
             wrapper: w.name.to_string(),
@@ -445,7 +445,7 @@ fn peel_wrapper(w: &'static Wrapper, words: &[Word], fed: Option<&Fed>) -> Step 
                 .skip(1)
                 .any(|x| x.value.contains(placeholder.as_str()))
         {
-            let mut expanded = vec![inner[0].clone()];
+            let mut expanded: Vec<Word> = inner.iter().take(1).cloned().collect();
             for word in inner.iter().skip(1) {
                 if word.value.contains(placeholder.as_str()) {
                     for argument in arguments {
@@ -603,8 +603,8 @@ pub fn verb_of(written: &str) -> (&str, bool) {
 /// `value_opts`) are skipped, and `--` ends them.
 pub fn first_operand(args: &[Word], value_opts: &[&str]) -> usize {
     let mut i = 0;
-    while i < args.len() {
-        let v = args[i].value.as_str();
+    while let Some(word) = args.get(i) {
+        let v = word.value.as_str();
         if v == "--" {
             return i + 1;
         }
@@ -636,25 +636,23 @@ pub fn ssh_remote_command(args: &[Word]) -> Option<Word> {
 pub fn find_exec_commands(args: &[Word]) -> Vec<Vec<Word>> {
     let mut out = Vec::new();
     let mut i = 0;
-    while i < args.len() {
-        if matches!(
-            args[i].value.as_str(),
-            "-exec" | "-execdir" | "-ok" | "-okdir"
-        ) {
-            let start = i + 1;
-            let mut end = start;
-            while end < args.len() && !matches!(args[end].value.as_str(), ";" | "+") {
-                end += 1;
-            }
-            let mut inner: Vec<Word> = args[start..end].to_vec();
+    while let Some(word) = args.get(i) {
+        if matches!(word.value.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir") {
+            let mut inner: Vec<Word> = args
+                .iter()
+                .skip(i + 1)
+                .take_while(|w| !matches!(w.value.as_str(), ";" | "+"))
+                .cloned()
+                .collect();
+            let end = i + 1 + inner.len();
             for w in &mut inner {
                 if w.value.contains("{}") {
                     w.dynamic = true;
                 }
             }
-            if !inner.is_empty() {
+            if let Some(name) = inner.first_mut() {
                 // The name itself is literal even when it is `{}`-free.
-                inner[0].dynamic = inner[0].value.contains("{}");
+                name.dynamic = name.value.contains("{}");
                 out.push(inner);
             }
             i = end + 1;
@@ -669,17 +667,17 @@ pub fn find_exec_commands(args: &[Word]) -> Vec<Vec<Word>> {
 pub fn strip_find_exec(words: &[Word]) -> Vec<Word> {
     let mut out = Vec::new();
     let mut i = 0;
-    while i < words.len() {
-        if matches!(
-            words[i].value.as_str(),
-            "-exec" | "-execdir" | "-ok" | "-okdir"
-        ) {
-            while i < words.len() && !matches!(words[i].value.as_str(), ";" | "+") {
+    while let Some(word) = words.get(i) {
+        if matches!(word.value.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir") {
+            while words
+                .get(i)
+                .is_some_and(|w| !matches!(w.value.as_str(), ";" | "+"))
+            {
                 i += 1;
             }
             i += 1;
         } else {
-            out.push(words[i].clone());
+            out.push(word.clone());
             i += 1;
         }
     }

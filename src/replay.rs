@@ -4,12 +4,13 @@
 //! Takes [`history::Record`]s one at a time; returns each decision (for
 //! `--json`) and keeps a [`Summary`] whose size does not grow with the
 //! input (lists are capped, counts are not).
+#![deny(clippy::indexing_slicing)]
 
 use crate::engine::{self, EditKind};
 use crate::history::{self, Kind, Record};
 use crate::law::Laws;
 use crate::paths::Location;
-use crate::rule_id::Family;
+use crate::rule_id::{Family, Rule, RuleId};
 use crate::verdict::{Decision, Finding, Verdict};
 use serde_json::{Value, json};
 use std::collections::HashMap;
@@ -52,7 +53,7 @@ pub struct Summary {
     /// own), by that reading's verdict, which is at least SIGNED.
     pub unjudged: [usize; 4],
     /// How often each top rule decided.
-    pub rules: HashMap<String, usize>,
+    pub rules: HashMap<RuleId, usize>,
     /// Verbs the lexicon does not know, by count.
     pub unknown_verbs: HashMap<String, usize>,
     /// Every BLOCKED command (up to [`MAX_LISTED`]).
@@ -89,6 +90,8 @@ struct Folders {
 }
 
 impl Folders {
+    // In bounds: `last` is the entry just checked, one the index names, or the one just pushed.
+    #[allow(clippy::indexing_slicing)]
     fn laws_for(&mut self, cwd: &Option<PathBuf>) -> &mut Laws {
         if self.laws.get(self.last).is_none_or(|(seen, _)| seen != cwd) {
             self.last = match self.index.get(cwd) {
@@ -190,7 +193,7 @@ impl Replay {
                 });
             }
             if record.salvage.is_some() {
-                summary.unjudged[decision.verdict() as usize] += 1;
+                *tally_mut(&mut summary.unjudged, decision.verdict()) += 1;
                 if summary.unjudged_lines.len() < MAX_LISTED {
                     summary.unjudged_lines.push(Listed {
                         command: crate::limits::clip(
@@ -207,11 +210,11 @@ impl Replay {
         if matches!(record.kind, Kind::Typed(_)) {
             summary.typed += 1;
         }
-        summary.counts[decision.verdict() as usize] += 1;
-        if let Some(count) = summary.rules.get_mut(top.rule.as_str()) {
+        *tally_mut(&mut summary.counts, decision.verdict()) += 1;
+        if let Some(count) = summary.rules.get_mut(&top.rule) {
             *count += 1;
         } else if summary.rules.len() < MAX_DISTINCT {
-            summary.rules.insert(top.rule.to_string(), 1);
+            summary.rules.insert(top.rule.clone(), 1);
         }
         if decision.verdict() == Verdict::Blocked && summary.blocked.len() < MAX_LISTED {
             summary.blocked.push(listed());
@@ -222,7 +225,7 @@ impl Replay {
         for finding in decision
             .findings
             .iter()
-            .filter(|f| f.rule == "unknown.verb")
+            .filter(|f| f.rule == Rule::UnknownVerb)
         {
             let verb = finding.reason.split(' ').next().unwrap_or("").to_string();
             if summary.unknown_verbs.len() < MAX_DISTINCT
@@ -291,7 +294,7 @@ pub fn unreadable(line: usize, why: &str) -> Decision {
     Decision::from_findings(
         vec![Finding {
             verdict: Verdict::Signed,
-            rule: "parse.encoding".into(),
+            rule: Rule::ParseEncoding.into(),
             reason: format!("line {line} {why}"),
             remediation:
                 "Fix the line: one command per line, UTF-8, JSON where the format is JSONL.".into(),
@@ -337,11 +340,20 @@ pub fn row(decision: &Decision, shown: &str, file: &str, record: &Record) -> Val
     value
 }
 
-fn top(counts: &HashMap<String, usize>, n: usize) -> Vec<(&str, usize)> {
-    let mut all: Vec<(&str, usize)> = counts.iter().map(|(k, v)| (k.as_str(), *v)).collect();
-    all.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+fn top<K: std::fmt::Display>(counts: &HashMap<K, usize>, n: usize) -> Vec<(String, usize)> {
+    let mut all: Vec<(String, usize)> = counts.iter().map(|(k, v)| (k.to_string(), *v)).collect();
+    all.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     all.truncate(n);
     all
+}
+
+/// Adds `from`'s counts to `into`, keeping at most [`MAX_DISTINCT`] keys.
+fn absorb_counts<K: std::hash::Hash + Eq>(into: &mut HashMap<K, usize>, from: HashMap<K, usize>) {
+    for (key, n) in from {
+        if into.len() < MAX_DISTINCT || into.contains_key(&key) {
+            *into.entry(key).or_default() += n;
+        }
+    }
 }
 
 impl Summary {
@@ -372,7 +384,7 @@ impl Summary {
             Verdict::Blocked,
             Verdict::Unknown,
         ] {
-            let n = self.counts[verdict as usize];
+            let n = tally(&self.counts, verdict);
             out.push_str(&format!(
                 "  {:<8}{n:>9}  {:5.1}%\n",
                 verdict.as_str(),
@@ -383,7 +395,7 @@ impl Summary {
         for (rule, n) in top(&self.rules, 10) {
             out.push_str(&format!("  {n:>9}  {rule}\n"));
         }
-        let blocked = self.counts[Verdict::Blocked as usize];
+        let blocked = tally(&self.counts, Verdict::Blocked);
         out.push_str(&format!("\nBLOCKED ({blocked}):\n"));
         for b in &self.blocked {
             let when = b
@@ -462,9 +474,9 @@ impl Summary {
     /// a line that may hold a command that was not judged, counted at the
     /// verdict of what could be read of it and at least SIGNED.
     pub fn reaches(&self, floor: Verdict) -> bool {
-        [Verdict::Signed, Verdict::Blocked].iter().any(|v| {
-            *v >= floor && (self.counts[*v as usize] > 0 || self.unjudged[*v as usize] > 0)
-        })
+        [Verdict::Signed, Verdict::Blocked]
+            .iter()
+            .any(|v| *v >= floor && (tally(&self.counts, *v) > 0 || tally(&self.unjudged, *v) > 0))
     }
 
     /// The summary as one JSON object (`--summary-json`).
@@ -481,14 +493,14 @@ impl Summary {
             "unreadable": self.broken,
             "unjudged": self.unjudged_count(),
             "unjudged_verdicts": {
-                "SIGNED": self.unjudged[Verdict::Signed as usize],
-                "BLOCKED": self.unjudged[Verdict::Blocked as usize],
+                "SIGNED": tally(&self.unjudged, Verdict::Signed),
+                "BLOCKED": tally(&self.unjudged, Verdict::Blocked),
             },
             "verdicts": {
-                "FREE": self.counts[Verdict::Free as usize],
-                "SIGNED": self.counts[Verdict::Signed as usize],
-                "BLOCKED": self.counts[Verdict::Blocked as usize],
-                "UNKNOWN": self.counts[Verdict::Unknown as usize],
+                "FREE": tally(&self.counts, Verdict::Free),
+                "SIGNED": tally(&self.counts, Verdict::Signed),
+                "BLOCKED": tally(&self.counts, Verdict::Blocked),
+                "UNKNOWN": tally(&self.counts, Verdict::Unknown),
             },
             "rules": top(&self.rules, 50).into_iter().map(|(r, n)| json!({"rule": r, "count": n})).collect::<Vec<_>>(),
             "unknown_verbs": top(&self.unknown_verbs, 50).into_iter().map(|(v, n)| json!({"verb": v, "count": n})).collect::<Vec<_>>(),
@@ -511,16 +523,8 @@ impl Summary {
         for (mine, theirs) in self.unjudged.iter_mut().zip(other.unjudged) {
             *mine += theirs;
         }
-        for (map, from) in [
-            (&mut self.rules, other.rules),
-            (&mut self.unknown_verbs, other.unknown_verbs),
-        ] {
-            for (key, n) in from {
-                if map.len() < MAX_DISTINCT || map.contains_key(&key) {
-                    *map.entry(key).or_default() += n;
-                }
-            }
-        }
+        absorb_counts(&mut self.rules, other.rules);
+        absorb_counts(&mut self.unknown_verbs, other.unknown_verbs);
         for (list, from) in [
             (&mut self.blocked, other.blocked),
             (&mut self.unparsable, other.unparsable),
@@ -530,6 +534,29 @@ impl Summary {
             let room = MAX_LISTED.saturating_sub(list.len());
             list.extend(from.into_iter().take(room));
         }
+    }
+}
+
+/// The count of `verdict` in a tally by verdict ([`Summary::counts`],
+/// [`Summary::unjudged`]), whose slots follow `Verdict`'s order.
+fn tally(counts: &[usize; 4], verdict: Verdict) -> usize {
+    let [free, unknown, signed, blocked] = *counts;
+    match verdict {
+        Verdict::Free => free,
+        Verdict::Unknown => unknown,
+        Verdict::Signed => signed,
+        Verdict::Blocked => blocked,
+    }
+}
+
+/// The slot of `verdict` in a tally by verdict, to count one more.
+fn tally_mut(counts: &mut [usize; 4], verdict: Verdict) -> &mut usize {
+    let [free, unknown, signed, blocked] = counts;
+    match verdict {
+        Verdict::Free => free,
+        Verdict::Unknown => unknown,
+        Verdict::Signed => signed,
+        Verdict::Blocked => blocked,
     }
 }
 

@@ -2,6 +2,7 @@
 //! and the types they are made of. Lookups are binary searches over sorted
 //! static slices: nothing is built at start-up.
 
+use crate::rule_id::Rule;
 use crate::verdict::{Effect, Verdict};
 
 /// Which operands of a command are written.
@@ -298,8 +299,8 @@ pub struct Wrapper {
 /// One built-in protected path rule of the path law (`rules/law.json`).
 #[derive(Debug)]
 pub struct ProtectedRule {
-    /// Its stable id (`cage.secrets`, `trust.executable`).
-    pub id: &'static str,
+    /// Its rule (`cage.secrets`, `trust.executable`).
+    pub rule: Rule,
     /// What the paths are, for reasons ("a secrets file").
     pub what: &'static str,
     /// Where the rule comes from, for `portcullis policy`.
@@ -332,7 +333,7 @@ pub struct FolderOption {
 #[derive(Debug)]
 pub struct FrozenCommand {
     /// `cage.dependency_manifest` or `cage.lockfile`.
-    pub rule: &'static str,
+    pub rule: Rule,
     /// The verb and its first words that are not options.
     pub words: &'static [&'static str],
     /// What may follow those words.
@@ -370,7 +371,7 @@ pub struct FloorRuleInfo {
 }
 
 /// What a call found in Python or JavaScript code does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CodeEffect {
     /// Nothing to judge (exempts a name from a `module.*` entry).
     None,
@@ -391,6 +392,18 @@ pub enum CodeEffect {
 }
 
 impl CodeEffect {
+    /// Every effect a finding can carry (all but `None`), in the order the
+    /// rule listing shows them.
+    pub const FOUND: [CodeEffect; 7] = [
+        CodeEffect::Write,
+        CodeEffect::Delete,
+        CodeEffect::Spawn,
+        CodeEffect::Network,
+        CodeEffect::Dynamic,
+        CodeEffect::Process,
+        CodeEffect::Unresolved,
+    ];
+
     /// The effect's name, as in rule ids (`inline.python.delete`).
     pub fn as_str(self) -> &'static str {
         match self {

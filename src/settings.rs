@@ -6,6 +6,7 @@
 //! names are data (`rules/environment.json`): a closed list of harmless
 //! ones, and the kinds that run code; every other name asks.
 
+use crate::rule_id::Rule;
 use crate::rules::{
     ENV_COMMANDS, ENV_EXEC, ENV_HARMLESS, ENV_HARMLESS_COMMANDS, ENV_HISTORY, ENV_SEARCH_PATHS,
 };
@@ -51,10 +52,10 @@ fn listed(list: &[&str], name: &str) -> bool {
 /// it is not: it makes programs run other code (`setting.exec`), stops
 /// history (`setting.history`), or is a name portcullis cannot vouch for
 /// (`setting.unknown`). `None` for a harmless name, or a shell variable.
-pub fn environment(name: &str, value: &str, scope: Scope) -> Option<(&'static str, String)> {
+pub fn environment(name: &str, value: &str, scope: Scope) -> Option<(Rule, String)> {
     if value.trim_start().starts_with("() {") {
         return Some((
-            "setting.exec",
+            Rule::SettingExec,
             format!(
                 "{name} holds a shell function definition, which old shells run on start (shellshock)"
             ),
@@ -63,21 +64,21 @@ pub fn environment(name: &str, value: &str, scope: Scope) -> Option<(&'static st
     if listed(ENV_HISTORY, name) {
         return matches!(value, "/dev/null" | "0" | "").then(|| {
             (
-                "setting.history",
+                Rule::SettingHistory,
                 format!("{name}={value} stops shell history being kept"),
             )
         });
     }
     if listed(ENV_EXEC, name) {
         return Some((
-            "setting.exec",
+            Rule::SettingExec,
             format!("setting {name} makes programs load or run other code"),
         ));
     }
     if listed(ENV_COMMANDS, name) {
         return (!harmless_command(value)).then(|| {
             (
-                "setting.exec",
+                Rule::SettingExec,
                 format!("{name}={value} makes programs run that command"),
             )
         });
@@ -85,7 +86,7 @@ pub fn environment(name: &str, value: &str, scope: Scope) -> Option<(&'static st
     if listed(ENV_SEARCH_PATHS, name) {
         return (!value.split(':').all(|entry| safe_search_entry(name, entry))).then(|| {
             (
-                "setting.exec",
+                Rule::SettingExec,
                 format!("{name}={value} loads programs or modules from a folder that is neither the system's nor the user's own (for PATH, a relative folder runs the project's files by bare name)"),
             )
         });
@@ -99,7 +100,7 @@ pub fn environment(name: &str, value: &str, scope: Scope) -> Option<(&'static st
         return None;
     }
     Some((
-        "setting.unknown",
+        Rule::SettingUnknown,
         format!(
             "{name} is not among the environment variables portcullis knows to be harmless; a setting can make a program run other code"
         ),
@@ -113,7 +114,7 @@ pub fn holds_command(name: &str) -> bool {
 }
 
 /// Why `git -c key=value` makes git run other code, if it does.
-pub fn git_config(key: &str, value: &str) -> Option<(&'static str, String)> {
+pub fn git_config(key: &str, value: &str) -> Option<(Rule, String)> {
     let key = key.to_ascii_lowercase();
     let runs_command = GIT_COMMAND_KEYS.contains(&key.as_str())
         || key.starts_with("pager.")
@@ -133,7 +134,7 @@ pub fn git_config(key: &str, value: &str) -> Option<(&'static str, String)> {
             && (harmless_command(value) || matches!(value, "false" | "true"));
     (runs_command && !harmless).then(|| {
         (
-            "setting.exec",
+            Rule::SettingExec,
             format!("git -c {key}={value} makes git run a command"),
         )
     })
@@ -182,7 +183,8 @@ mod tests {
 
     #[test]
     fn environment_variables() {
-        let env = |name, value| environment(name, value, Scope::Exported).map(|(rule, _)| rule);
+        let env =
+            |name, value| environment(name, value, Scope::Exported).map(|(rule, _)| rule.id());
         assert_eq!(env("PAGER", "sh -c id"), Some("setting.exec"));
         assert_eq!(env("PAGER", "cat"), None);
         assert_eq!(env("GIT_PAGER", "less -R"), None);

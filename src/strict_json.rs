@@ -6,6 +6,7 @@
 //! Takes the request's text; returns a [`serde_json::Value`] or the
 //! error. One pass, linear in the text (each key is looked up once in its
 //! object's map); nesting is bounded by serde_json's recursion limit.
+#![deny(clippy::indexing_slicing)]
 
 use serde::de::{DeserializeSeed, Deserializer, Error, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};

@@ -3,7 +3,7 @@
 //! A stage never returns a string verdict: it returns [`Finding`]s, and the
 //! strictest finding of a request is its [`Decision`].
 
-use crate::rule_id::{Family, RuleId};
+use crate::rule_id::{Family, Rule, RuleId};
 use std::fmt;
 
 /// What portcullis says about a tool call, ordered from least to most strict,
@@ -61,31 +61,51 @@ impl fmt::Display for Verdict {
 
 /// What a command does, as the lexicon classes it. The policy maps each class
 /// to a verdict ([`Effect::verdict`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+///
+/// The variants are in rank order, the order in which a flag or a wrapper
+/// may raise a class: the free classes first, then the signed ones,
+/// `destroy` last; `Ord` compares by it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Effect {
     /// Reads and prints; changes nothing.
     Inspect,
+    /// Reformats source in place.
+    Format,
     /// Compiles or generates inside the project.
     Build,
     /// Runs a project's tests or checks.
     Test,
-    /// Reformats source in place.
-    Format,
     /// Writes, moves or changes files or local state.
     Mutate,
-    /// Installs or removes packages or tools.
-    Install,
     /// Talks to the network or changes remote state.
     Network,
+    /// Installs or removes packages or tools.
+    Install,
+    /// Runs code portcullis cannot see.
+    Exec,
     /// Sends work to a shared place.
     Publish,
     /// Deletes or overwrites what cannot be got back.
     Destroy,
-    /// Runs code portcullis cannot see.
-    Exec,
 }
 
 impl Effect {
+    /// Every class, in rank order: the one list of the classes (the rules'
+    /// build script checks class names against the same names, and the
+    /// code it generates names these variants).
+    pub const ALL: [Effect; 10] = [
+        Effect::Inspect,
+        Effect::Format,
+        Effect::Build,
+        Effect::Test,
+        Effect::Mutate,
+        Effect::Network,
+        Effect::Install,
+        Effect::Exec,
+        Effect::Publish,
+        Effect::Destroy,
+    ];
+
     /// The class name as written in `rules/`.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -120,27 +140,12 @@ impl Effect {
     /// Strictness used when a flag or a wrapper may raise a class: the free
     /// classes rank 0, then the signed ones, `destroy` last.
     pub fn rank(self) -> u8 {
-        match self {
-            Effect::Inspect => 0,
-            Effect::Format => 1,
-            Effect::Build => 2,
-            Effect::Test => 3,
-            Effect::Mutate => 4,
-            Effect::Network => 5,
-            Effect::Install => 6,
-            Effect::Exec => 7,
-            Effect::Publish => 8,
-            Effect::Destroy => 9,
-        }
+        self as u8
     }
 
     /// The stricter of two classes.
     pub fn stricter(self, other: Effect) -> Effect {
-        if other.rank() > self.rank() {
-            other
-        } else {
-            self
-        }
+        self.max(other)
     }
 
     /// What the agent should do instead, for a command of this class that
@@ -212,7 +217,7 @@ impl Decision {
         }
         let top = top.cloned().unwrap_or_else(|| Finding {
             verdict: Verdict::Free,
-            rule: RuleId::fixed("verb.empty"),
+            rule: RuleId::Fixed(Rule::VerbEmpty),
             reason: "nothing to run".to_string(),
             remediation: String::new(),
             part: whole.to_string(),
@@ -228,10 +233,17 @@ impl Decision {
 
 /// How specific a rule is, to choose among findings of equal verdict.
 fn specificity(rule: &RuleId) -> u8 {
-    match rule.family() {
-        Family::Lexicon if *rule == "lexicon.cd" => 0,
-        Family::Floor | Family::Cage | Family::Gantry | Family::Trust => 2,
-        Family::Write if *rule == "write.unresolved" => 2,
+    match rule {
+        RuleId::Lexicon(lexicon) if lexicon.is_verb("cd") => 0,
+        RuleId::Floor(_) | RuleId::Fixed(Rule::WriteUnresolved) => 2,
+        RuleId::Fixed(fixed)
+            if matches!(
+                fixed.family(),
+                Family::Cage | Family::Gantry | Family::Trust
+            ) =>
+        {
+            2
+        }
         _ => 1,
     }
 }

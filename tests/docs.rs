@@ -1,8 +1,9 @@
 //! The documentation against the code it describes.
 //!
-//! `docs/rules.md` is generated from `rules/` by [`render_rules`]: this test
-//! renders it again and fails when the file on disk differs. After changing
-//! a file under `rules/`, regenerate it with
+//! `docs/rules.md` is generated from `rules/` by [`render_rules`], and
+//! `docs/lexicon.md` (the lexicon's examples) by [`render_lexicon_examples`]:
+//! these tests render them again and fail when a file on disk differs. After
+//! changing a file under `rules/`, regenerate them with
 //! `PORTCULLIS_BLESS=1 cargo test --release --test docs`.
 //!
 //! The other tests keep the docs honest: every rule file is named in
@@ -15,6 +16,10 @@ use std::path::{Path, PathBuf};
 
 /// The generated catalogue stays small enough to read and to review.
 const MAX_RULES_MD_BYTES: usize = 150 * 1024;
+
+/// The generated page of lexicon examples stays under the repository's
+/// limit for one file.
+const MAX_LEXICON_MD_BYTES: usize = 200 * 1024;
 
 /// How many names of a list of known pure calls `docs/rules.md` shows.
 const PURE_SHOWN: usize = 8;
@@ -517,10 +522,7 @@ fn render_spec(out: &mut String, spec: &Value) {
     if !flags.is_empty() {
         let _ = write!(out, "; flags: {}", flags.join(", "));
     }
-    let examples = examples(spec);
-    if !examples.is_empty() {
-        let _ = write!(out, "; examples: {examples}");
-    }
+    // The examples, at every level, are on their own page (docs/lexicon.md).
     out.push('\n');
 }
 
@@ -532,7 +534,8 @@ fn render_lexicon(out: &mut String, dir: &Path) {
          ids, the class it raises to; `lowers`: a dry run or a listing). Rule ids: `lexicon.<verb>`, \
          `lexicon.<verb>.<sub>`, `lexicon.<verb>.<sub>.<flag>`. The full spec (option sets, \
          write modes, notes) is in the file named above each list; `portcullis rules --verbs` \
-         prints every verb with its class, verdict and file.\n\n",
+         prints every verb with its class, verdict and file. The examples written beside the \
+         verbs, their subcommands and their flags are in [lexicon.md](lexicon.md).\n\n",
     );
     let mut total = 0;
     let mut sections = String::new();
@@ -570,6 +573,96 @@ fn render_lexicon(out: &mut String, dir: &Path) {
     }
     let _ = writeln!(out, "{total} verbs in all.\n");
     out.push_str(&sections);
+}
+
+/// The examples of a lexicon spec, of its flags and of its subcommands,
+/// depth first (the order of `tests/rule_examples.rs`).
+fn spec_examples<'a>(spec: &'a Value, out: &mut Vec<&'a Value>) {
+    let own = |entry: &'a Value| entry["examples"].as_array().into_iter().flatten();
+    out.extend(own(spec));
+    for flag in spec["flags"].as_array().into_iter().flatten() {
+        out.extend(own(flag));
+    }
+    for sub in spec["subs"].as_array().into_iter().flatten() {
+        spec_examples(sub, out);
+    }
+}
+
+/// `docs/lexicon.md`: every example written in `rules/lexicon/*.json`, one
+/// table row each, grouped by file and verb.
+fn render_lexicon_examples(dir: &Path) -> String {
+    let mut out = String::from(
+        "# The lexicon's examples\n\n\
+         <!-- Generated from rules/lexicon/ by tests/docs.rs. Do not edit by hand: after \
+         changing rules/, run PORTCULLIS_BLESS=1 cargo test --release --test docs -->\n\n\
+         Every example written beside a verb, a subcommand or a flag in `rules/lexicon/*.json`, \
+         with the verdict and the deciding rule it gets. `tests/rule_examples.rs` runs each \
+         through the engine in an empty folder, and fails when a verb with subcommands or flags \
+         has none. The verbs, their classes and flags are in [rules.md](rules.md); the format \
+         of the files is in `rules/README.md`.\n",
+    );
+    for path in json_files(dir) {
+        let file = read_json(&path);
+        let mut rows = String::new();
+        let mut count = 0;
+        for spec in file["verbs"].as_array().into_iter().flatten() {
+            let mut examples = Vec::new();
+            spec_examples(spec, &mut examples);
+            let mut verb = strings(spec.get("verbs"));
+            if verb.is_empty() {
+                verb = strings(spec.get("verb"));
+            }
+            let mut first = bares(&verb);
+            for example in examples {
+                let rule = match str_of(example, "rule") {
+                    "-" => "any".to_string(),
+                    rule => code(rule),
+                };
+                let _ = writeln!(
+                    rows,
+                    "| {first} | {} | {} | {rule} |",
+                    code(str_of(example, "command")),
+                    str_of(example, "verdict")
+                );
+                first.clear();
+                count += 1;
+            }
+        }
+        if count > 0 {
+            let _ = write!(
+                out,
+                "\n## `rules/lexicon/{}` ({count} examples)\n\n\
+                 | verb | command | verdict | rule |\n|---|---|---|---|\n{rows}",
+                file_name(&path)
+            );
+        }
+    }
+    out
+}
+
+/// Writes `rendered` to `docs/<name>` under `PORTCULLIS_BLESS=1`, else fails
+/// when the file there differs from it.
+fn check_generated(name: &str, rendered: &str) {
+    let target = root().join("docs").join(name);
+    if std::env::var_os("PORTCULLIS_BLESS").is_some_and(|v| v == "1") {
+        fs::write(&target, rendered).unwrap_or_else(|e| panic!("{}: {e}", target.display()));
+        eprintln!("wrote {} ({} bytes)", target.display(), rendered.len());
+        return;
+    }
+    let current = fs::read_to_string(&target).unwrap_or_default();
+    if current != rendered {
+        let line = current
+            .lines()
+            .zip(rendered.lines())
+            .position(|(a, b)| a != b)
+            .unwrap_or_else(|| current.lines().count().min(rendered.lines().count()))
+            + 1;
+        panic!(
+            "docs/{name} is stale: it differs from what rules/ renders, first at line {line}.\n\
+             Regenerate it with: PORTCULLIS_BLESS=1 cargo test --release --test docs\n\
+             and commit docs/{name} with the change to rules/."
+        );
+    }
 }
 
 /// `docs/rules.md`, rendered from the files under `rules/`.
@@ -654,28 +747,26 @@ fn render_rules(rules: &Path) -> String {
 
 #[test]
 fn rules_md_is_generated_from_rules() {
-    let root = root();
-    let rendered = render_rules(&root.join("rules"));
-    let target = root.join("docs").join("rules.md");
-    if std::env::var_os("PORTCULLIS_BLESS").is_some_and(|v| v == "1") {
-        fs::write(&target, &rendered).unwrap_or_else(|e| panic!("{}: {e}", target.display()));
-        eprintln!("wrote {} ({} bytes)", target.display(), rendered.len());
-        return;
-    }
-    let current = fs::read_to_string(&target).unwrap_or_default();
-    if current != rendered {
-        let line = current
-            .lines()
-            .zip(rendered.lines())
-            .position(|(a, b)| a != b)
-            .unwrap_or_else(|| current.lines().count().min(rendered.lines().count()))
-            + 1;
-        panic!(
-            "docs/rules.md is stale: it differs from what rules/ renders, first at line {line}.\n\
-             Regenerate it with: PORTCULLIS_BLESS=1 cargo test --release --test docs\n\
-             and commit docs/rules.md with the change to rules/."
-        );
-    }
+    check_generated("rules.md", &render_rules(&root().join("rules")));
+}
+
+#[test]
+fn lexicon_md_is_generated_from_rules() {
+    check_generated(
+        "lexicon.md",
+        &render_lexicon_examples(&root().join("rules/lexicon")),
+    );
+}
+
+#[test]
+fn lexicon_md_stays_small() {
+    let rendered = render_lexicon_examples(&root().join("rules/lexicon"));
+    assert!(
+        rendered.len() < MAX_LEXICON_MD_BYTES,
+        "docs/lexicon.md would be {} bytes, over {MAX_LEXICON_MD_BYTES}: show fewer examples \
+         or shorter rows in tests/docs.rs",
+        rendered.len()
+    );
 }
 
 #[test]
@@ -789,8 +880,8 @@ fn docs_name_only_paths_that_exist() {
         let mut docs: Vec<PathBuf> = entries
             .map(|entry| entry.expect("a folder entry").path())
             .filter(|path| path.extension().is_some_and(|ext| ext == "md"))
-            // The generated catalogue names the user's paths that rules/ holds.
-            .filter(|path| !path.ends_with("rules.md"))
+            // The generated pages name the user's paths that rules/ holds.
+            .filter(|path| !path.ends_with("rules.md") && !path.ends_with("lexicon.md"))
             .collect();
         docs.sort();
         pages.extend(docs);

@@ -153,7 +153,7 @@ impl Scratch {
     fn blocked(&self, cwd: &Path, command: &str, rule: &str) {
         let decision = self.judge(cwd, command);
         assert_eq!(
-            (decision.verdict(), decision.top.rule.as_str()),
+            (decision.verdict(), decision.top.rule.to_string().as_str()),
             (Verdict::Blocked, rule),
             "{command} (in {}): {}",
             cwd.display(),
@@ -175,7 +175,7 @@ impl Scratch {
             &mut laws,
         );
         assert_eq!(
-            (decision.verdict(), decision.top.rule.as_str()),
+            (decision.verdict(), decision.top.rule.to_string().as_str()),
             (Verdict::Blocked, "cage.git_control"),
             "@Write {}: {}",
             path.display(),

@@ -93,7 +93,7 @@ fn hostile_files_in_the_working_folder_make_no_case_weaker() {
         let (command, location) = places.of(case, &hostile);
         let after = evaluate(&command, &location);
         assert!(
-            (after.verdict(), after.top.rule.as_str())
+            (after.verdict(), after.top.rule.to_string().as_str())
                 != (case.verdict, case.rule.as_deref().unwrap_or("")),
             "moved-folder.tsv:{}: {:?} gets its label among hostile files too; \
              files do not change it: remove it from the list",

@@ -1,6 +1,8 @@
-//! The Claude Code plugin files: `hooks.json` and `.claude-plugin/plugin.json`
-//! are valid and point at the launcher, and the launcher runs the real
-//! binary, or blocks (exit 2) when no binary can be found.
+//! The Claude Code plugin files: `hooks.json`, `.claude-plugin/plugin.json`
+//! and `.claude-plugin/marketplace.json` are valid and point at the
+//! launcher, and the launcher runs the real binary, or blocks (exit 2) when
+//! no binary can be found. The README's settings snippet blocks too when
+//! the binary is missing.
 
 use serde_json::Value;
 use std::io::Write;
@@ -31,9 +33,17 @@ fn plugin_manifest_names_the_hooks_file() {
         .iter()
         .find(|g| {
             let alternatives: Vec<&str> = g["matcher"].as_str().unwrap_or("").split('|').collect();
-            ["Bash", "Write", "Edit", "MultiEdit", "NotebookEdit", "Read"]
-                .iter()
-                .all(|tool| alternatives.contains(tool))
+            [
+                "Bash",
+                "Write",
+                "Edit",
+                "MultiEdit",
+                "NotebookEdit",
+                "Read",
+                "Grep",
+            ]
+            .iter()
+            .all(|tool| alternatives.contains(tool))
         })
         .expect("a matcher for Bash and the edit tools");
     let handler = &bash["hooks"][0];
@@ -90,5 +100,107 @@ fn launcher_runs_the_binary_or_blocks() {
     let out = run_launcher(&scratch, "/nonexistent");
     assert_eq!(out.status.code(), Some(2), "no binary: the launcher blocks");
     assert!(String::from_utf8_lossy(&out.stderr).contains("binary not found"));
+    let _ = std::fs::remove_dir_all(&scratch);
+}
+
+#[test]
+fn plugin_has_an_author_and_its_marketplace_lists_it() {
+    let plugin = json(".claude-plugin/plugin.json");
+    assert!(
+        plugin["author"]["name"]
+            .as_str()
+            .is_some_and(|n| !n.is_empty()),
+        "claude plugin validate --strict wants an author"
+    );
+    let market = json(".claude-plugin/marketplace.json");
+    assert!(market["name"].as_str().is_some_and(|n| !n.is_empty()));
+    assert!(
+        market["owner"]["name"]
+            .as_str()
+            .is_some_and(|n| !n.is_empty())
+    );
+    let entries = market["plugins"].as_array().expect("plugins");
+    assert_eq!(entries.len(), 1);
+    let entry = &entries[0];
+    assert_eq!(entry["name"], plugin["name"]);
+    assert_eq!(entry["version"], plugin["version"]);
+    // The marketplace is the repository itself: the plugin's source is its
+    // root, where `.claude-plugin/plugin.json` and `hooks.json` sit.
+    assert_eq!(entry["source"], "./");
+    assert_eq!(
+        plugin["version"].as_str(),
+        Some(env!("CARGO_PKG_VERSION")),
+        "the plugin's version follows the crate's"
+    );
+}
+
+/// The hook command of the README's settings snippet for Claude Code.
+fn readme_settings_command() -> String {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let start = readme
+        .find("Without the plugin, install the binary")
+        .expect("the settings section");
+    let block = readme[start..]
+        .split("```json")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("a JSON block after it");
+    let settings: Value = serde_json::from_str(block).expect("the snippet is JSON");
+    settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+        .as_str()
+        .expect("a command")
+        .to_string()
+}
+
+fn run_settings_command(command: &str, path_env: &str) -> std::process::Output {
+    let body = br#"{"tool_name":"Bash","tool_input":{"command":"git reset --hard"},"cwd":"/tmp"}"#;
+    // Claude Code runs a hook command with `sh -c`.
+    let mut child = Command::new("/bin/sh")
+        .arg("-c")
+        .arg(command)
+        .env("PATH", path_env)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("sh runs the hook command");
+    if let Some(mut stdin) = child.stdin.take() {
+        let _ = stdin.write_all(body);
+    }
+    child.wait_with_output().expect("hook command finishes")
+}
+
+#[test]
+fn readme_settings_snippet_fails_closed() {
+    let command = readme_settings_command();
+    let scratch = std::env::temp_dir().join(format!("portcullis-settings-{}", std::process::id()));
+    let bin = scratch.join("bin");
+    std::fs::create_dir_all(&bin).expect("scratch folder");
+    // No binary on PATH: the command must exit 2, the one code Claude Code
+    // treats as a block (127 would let the command run).
+    let out = run_settings_command(&command, &scratch.join("empty").display().to_string());
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{command}: a missing binary blocks"
+    );
+    // A binary that crashes: exit 2 as well.
+    let crash = bin.join("portcullis");
+    std::fs::write(&crash, "#!/bin/sh\nexit 101\n").expect("a crashing stand-in");
+    std::fs::set_permissions(&crash, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+        .expect("make it executable");
+    let out = run_settings_command(&command, &format!("{}:/usr/bin:/bin", bin.display()));
+    assert_eq!(out.status.code(), Some(2), "{command}: a crash blocks");
+    // The real binary: it answers, and the answer is a denial.
+    std::fs::remove_file(&crash).expect("unlink");
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_portcullis"), &crash).expect("symlink");
+    let out = run_settings_command(&command, &format!("{}:/usr/bin:/bin", bin.display()));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let value: Value = serde_json::from_slice(&out.stdout).expect("hook JSON");
+    assert_eq!(value["hookSpecificOutput"]["permissionDecision"], "deny");
     let _ = std::fs::remove_dir_all(&scratch);
 }

@@ -18,7 +18,7 @@ use common::Scratch;
 fn assert_sound(command: &str, decision: &Decision) -> bool {
     let top = &decision.top;
     assert!(
-        !top.rule.as_str().is_empty() && top.rule.as_str().contains('.'),
+        !top.rule.to_string().is_empty() && top.rule.to_string().contains('.'),
         "{command:?}: rule id {:?} is not a dotted id",
         top.rule
     );

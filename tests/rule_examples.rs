@@ -1,13 +1,15 @@
 //! Runs every example written beside a rule in `rules/` and checks coverage.
 //!
 //! An entry of `rules/wrappers.json`, of `protected` in `rules/law.json`, of
-//! `python`/`javascript` in `rules/inline.json` and a lexicon verb or
-//! subcommand may carry `examples`: a list of
+//! `python`/`javascript` in `rules/inline.json` and a lexicon verb,
+//! subcommand (at any depth) or `flags` entry may carry `examples`: a list of
 //! `{"command": …, "verdict": "FREE|SIGNED|BLOCKED|UNKNOWN", "rule": …}`,
 //! `rule` being the deciding rule id or `-` for any. Each runs through
 //! [`evaluate`] in an empty temporary working folder, as the corpus does.
-//! Every wrapper, every protected path and every inline call with an effect
-//! other than `none` must carry at least one, so coverage cannot regress.
+//! Every wrapper, every protected path, every inline call with an effect
+//! other than `none` and every lexicon verb with subcommands or flags (in
+//! the verb, one of its flags or one of its subcommands) must carry at
+//! least one, so coverage cannot regress.
 
 use portcullis::evaluate;
 use serde_json::Value;
@@ -65,9 +67,9 @@ fn names(entry: &Value, key: &str) -> String {
         .join("/")
 }
 
-/// A lexicon spec's examples and those of its subcommands, depth first.
-fn spec_examples(owner: &str, spec: &Value, out: &mut Vec<Example>) {
-    let name = ["verb", "name"]
+/// A lexicon spec's name: `verb`, `verbs`, `name` or `names`.
+fn spec_name(spec: &Value) -> String {
+    ["verb", "name"]
         .iter()
         .find_map(|k| spec.get(*k).and_then(Value::as_str).map(str::to_string))
         .unwrap_or_else(|| {
@@ -77,16 +79,51 @@ fn spec_examples(owner: &str, spec: &Value, out: &mut Vec<Example>) {
             } else {
                 verbs
             }
-        });
+        })
+}
+
+/// A lexicon spec's examples, those of its flags and those of its
+/// subcommands, depth first.
+fn spec_examples(owner: &str, spec: &Value, out: &mut Vec<Example>) {
+    let name = spec_name(spec);
     let owner = if owner.is_empty() {
         name
     } else {
         format!("{owner} {name}")
     };
     out.extend(examples_of(&owner, spec));
+    for flag in entries(spec, "flags") {
+        out.extend(examples_of(
+            &format!("{owner} {}", names(flag, "flag")),
+            flag,
+        ));
+    }
     for sub in entries(spec, "subs") {
         spec_examples(&owner, sub, out);
     }
+}
+
+/// Whether a lexicon spec, one of its flags or one of its subcommands at
+/// any depth carries an example.
+fn has_example(spec: &Value) -> bool {
+    let own = |entry: &Value| {
+        entry
+            .get("examples")
+            .and_then(Value::as_array)
+            .is_some_and(|list| !list.is_empty())
+    };
+    own(spec) || entries(spec, "flags").any(own) || entries(spec, "subs").any(has_example)
+}
+
+/// The lexicon files, sorted.
+fn lexicon_files() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = fs::read_dir(rules().join("lexicon"))
+        .expect("rules/lexicon")
+        .map(|entry| entry.expect("a folder entry").path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
+        .collect();
+    files.sort();
+    files
 }
 
 /// Every example under `rules/`.
@@ -111,13 +148,7 @@ fn all_examples() -> Vec<Example> {
             ));
         }
     }
-    let mut files: Vec<PathBuf> = fs::read_dir(dir.join("lexicon"))
-        .expect("rules/lexicon")
-        .map(|entry| entry.expect("a folder entry").path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
-        .collect();
-    files.sort();
-    for file in files {
+    for file in lexicon_files() {
         for spec in entries(&read_json(&file), "verbs") {
             spec_examples("", spec, &mut out);
         }
@@ -190,6 +221,33 @@ fn every_protected_path_has_an_example() {
     assert!(
         bare.is_empty(),
         "protected entries with no example: {bare:?}"
+    );
+}
+
+#[test]
+fn every_lexicon_verb_with_subcommands_or_flags_has_an_example() {
+    let mut bare = Vec::new();
+    for file in lexicon_files() {
+        let name = file
+            .file_name()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .to_string();
+        for spec in entries(&read_json(&file), "verbs") {
+            let rich = [spec.get("subs"), spec.get("flags")]
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_array)
+                .any(|list| !list.is_empty());
+            if rich && !has_example(spec) {
+                bare.push(format!("{name}: {}", spec_name(spec)));
+            }
+        }
+    }
+    assert!(
+        bare.is_empty(),
+        "lexicon verbs with subcommands or flags and no example (in the verb, a flag or a \
+         subcommand): {bare:?}"
     );
 }
 

@@ -70,11 +70,11 @@ fn fields(data: &[u8]) -> Vec<&[u8]> {
 /// one of them; anything but FREE says what to do instead.
 pub fn check_decision(decision: &Decision, what: &str) {
     let top = &decision.top;
-    assert!(!top.rule.as_str().is_empty(), "empty rule id for {what:?}");
+    let id = top.rule.to_string();
+    assert!(!id.is_empty(), "empty rule id for {what:?}");
     assert!(
-        !top.rule.as_str().contains(char::is_whitespace),
-        "rule id {:?} has whitespace, for {what:?}",
-        top.rule
+        !id.contains(char::is_whitespace),
+        "rule id {id:?} has whitespace, for {what:?}"
     );
     assert!(
         !top.reason.is_empty(),
@@ -83,8 +83,13 @@ pub fn check_decision(decision: &Decision, what: &str) {
     );
     for finding in &decision.findings {
         assert!(
-            !finding.rule.as_str().is_empty() && !finding.reason.is_empty(),
-            "a finding without rule or reason ({finding:?}) for {what:?}"
+            !finding.reason.is_empty(),
+            "a finding without a reason ({finding:?}) for {what:?}"
+        );
+        assert!(
+            portcullis::catalogue::row_of(&finding.rule).is_some(),
+            "rule {} is not listed by `portcullis rules`, for {what:?}",
+            finding.rule
         );
     }
     match decision.findings.iter().map(|f| f.verdict).max() {

@@ -15,7 +15,7 @@ use crate::inline::{self, Analysis, Handoff, Language};
 use crate::law::Reach;
 use crate::limits;
 use crate::paths::Location;
-use crate::rule_id::RuleId;
+use crate::rule_id::{InlineRule, Rule, RuleId};
 use crate::rules::{CodeEffect, FloorRule};
 use crate::shell::{Stdin, Word};
 use crate::verdict::Verdict;
@@ -79,7 +79,7 @@ impl Run<'_> {
                     }
                     self.find(
                         Verdict::Signed,
-                        "parse.dynamic-script",
+                        Rule::ParseDynamicScript,
                         format!(
                             "{interpreter} runs code that is only known when the command runs: `{}`",
                             limits::clip(&code.source, 80)
@@ -172,7 +172,7 @@ impl Run<'_> {
     fn replaced_program(&mut self, verb: &str, file: &Word, site: &Site) {
         self.find(
             Verdict::Signed,
-            "script.replaced",
+            Rule::ScriptReplaced,
             format!(
                 "{verb} reads its program from {}, which is written or replaced earlier in this command with content portcullis cannot see",
                 limits::clip(&file.value, 120)
@@ -272,7 +272,7 @@ impl Run<'_> {
             }
             self.find(
                 Verdict::Signed,
-                "inline.preload",
+                Rule::InlinePreload,
                 format!(
                     "{interpreter} loads {} before its program: code portcullis does not read{}",
                     limits::clip(preload.name, 80),
@@ -305,7 +305,7 @@ impl Run<'_> {
         }
         self.find(
             Verdict::Signed,
-            "inline.unreadable-script",
+            Rule::InlineUnreadableScript,
             format!(
                 "{interpreter} -m {} runs the project's own module {top}, which portcullis does not read",
                 limits::clip(name, 80)
@@ -334,7 +334,7 @@ impl Run<'_> {
             } => {
                 self.find(
                     Verdict::Signed,
-                    "parse.dynamic-script",
+                    Rule::ParseDynamicScript,
                     format!(
                         "the heredoc {interpreter} reads expands shell variables or commands, so its code is only known when the command runs"
                     ),
@@ -364,7 +364,7 @@ impl Run<'_> {
             Producer::File | Producer::Dynamic => {
                 self.find(
                     Verdict::Signed,
-                    "inline.unreadable-script",
+                    Rule::InlineUnreadableScript,
                     format!("{interpreter} reads a program from stdin that portcullis cannot see"),
                     UNREADABLE_REMEDIATION,
                     part,
@@ -397,7 +397,7 @@ impl Run<'_> {
         if depth > limits::MAX_PEEL_DEPTH {
             self.find(
                 Verdict::Blocked,
-                "parse.too-deep",
+                Rule::ParseTooDeep,
                 format!("code nested more than {} deep", limits::MAX_PEEL_DEPTH),
                 "Run the inner code directly instead of nesting interpreters.",
                 part,
@@ -407,7 +407,7 @@ impl Run<'_> {
         if text.len() > limits::MAX_SCRIPT_BYTES {
             self.find(
                 Verdict::Signed,
-                "inline.unreadable-script",
+                Rule::InlineUnreadableScript,
                 format!(
                     "the code {origin} is {} bytes, over the {} byte limit",
                     text.len(),
@@ -422,7 +422,7 @@ impl Run<'_> {
             self.note(depth, || format!("secrets: the code names {secret}"));
             self.find(
                 Verdict::Signed,
-                "cage.secrets.read",
+                Rule::CageSecretsRead,
                 format!("the code {origin} names {secret}, which holds secrets; reading it would put them into the model's context"),
                 "Ask the person for the one value you need, or read a template such as .env.example.",
                 part,
@@ -469,7 +469,7 @@ impl Run<'_> {
         if let Some(error) = &analysis.unparsable {
             self.find(
                 Verdict::Signed,
-                "inline.unparsable",
+                Rule::InlineUnparsable,
                 format!("the {name} code {origin} does not parse ({error})"),
                 UNPARSABLE_REMEDIATION,
                 part,
@@ -477,7 +477,7 @@ impl Run<'_> {
         } else if analysis.found.is_empty() {
             self.find(
                 Verdict::Free,
-                RuleId::inline(inline::rule_name(language), "pure"),
+                RuleId::Inline(inline::rule_name(language), InlineRule::Pure),
                 format!("the {name} code {origin} only computes, reads and prints"),
                 "",
                 part,
@@ -488,7 +488,13 @@ impl Run<'_> {
 
     /// Findings for each effect; paths meet the floor, handed-over commands
     /// the shell lane.
-    fn judge_found(&mut self, language: &str, analysis: &Analysis, origin: &str, ctx: &Ctx) {
+    fn judge_found(
+        &mut self,
+        language: &'static str,
+        analysis: &Analysis,
+        origin: &str,
+        ctx: &Ctx,
+    ) {
         let (site, depth, cwd) = (ctx.site, ctx.depth, ctx.cwd.clone());
         let part = site.command.text.as_str();
         for found in &analysis.found {
@@ -503,7 +509,7 @@ impl Run<'_> {
             });
             self.find(
                 Verdict::Signed,
-                RuleId::inline(language, found.effect.as_str()),
+                RuleId::Inline(language, InlineRule::Effect(found.effect)),
                 format!(
                     "`{}` (line {} of the code {origin}) {does}",
                     found.call, found.line
@@ -543,7 +549,7 @@ impl Run<'_> {
     fn dynamic_exec(&mut self, call: &str, part: &str) {
         self.find(
             Verdict::Signed,
-            "inline.dynamic-exec",
+            Rule::InlineDynamicExec,
             format!(
                 "`{call}` runs a command built when the code runs, which nobody can read first"
             ),

@@ -7,6 +7,7 @@
 use super::ctx::Ctx;
 use super::{Run, SHELL_OPTIONS};
 use crate::peel;
+use crate::rule_id::{Rule, RuleId};
 use crate::settings::Scope;
 use crate::shell::Word;
 use crate::verdict::Verdict;
@@ -77,7 +78,7 @@ impl Run<'_> {
                 } else if !SHELL_OPTIONS.contains(&name) {
                     self.find(
                         Verdict::Signed,
-                        "lexicon.set.option",
+                        RuleId::lexicon(&["set"], Some("option")),
                         format!("`set {word} {name}` changes how the shell reads the commands after it, and portcullis does not follow that option"),
                         "Leave the shell option out, or let the person approve it.",
                         part,
@@ -101,7 +102,7 @@ impl Run<'_> {
                     if word.dynamic {
                         self.find(
                             Verdict::Signed,
-                            "parse.dynamic-script",
+                            Rule::ParseDynamicScript,
                             format!("the alias {name} runs text only known when the command runs"),
                             "Write the alias out literally so it can be checked.",
                             part,

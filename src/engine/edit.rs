@@ -10,7 +10,7 @@ use super::trust::{trust_finding, trusted};
 use crate::floor;
 use crate::law::{self, Laws, Reach, Spot};
 use crate::paths::{Location, Target};
-use crate::rule_id::RuleId;
+use crate::rule_id::{Rule, RuleId};
 use crate::verdict::{Decision, Finding, Verdict};
 use std::path::{Path, PathBuf};
 
@@ -166,7 +166,7 @@ pub fn evaluate_edit_with(
                 push(
                     &mut findings,
                     Verdict::Signed,
-                    "cage.secrets.read".into(),
+                    Rule::CageSecretsRead.into(),
                     format!(
                         "reads {shown}, which holds secrets; they would enter the model's context"
                     ),
@@ -179,7 +179,7 @@ pub fn evaluate_edit_with(
                 push(
                     &mut findings,
                     Verdict::Signed,
-                    "edit.unresolved".into(),
+                    Rule::EditUnresolved.into(),
                     format!("writes {shown}, a relative path with no working folder to resolve it"),
                     "Give the edit tool an absolute path.",
                 );
@@ -230,7 +230,7 @@ pub fn evaluate_edit_with(
                 push(
                     &mut findings,
                     hit.verdict,
-                    RuleId::named(hit.rule.clone()),
+                    hit.rule.into(),
                     hit.reason,
                     &hit.remediation,
                 );
@@ -249,7 +249,7 @@ pub fn evaluate_edit_with(
                 push(
                     &mut findings,
                     Verdict::Blocked,
-                    RuleId::fixed(info.id),
+                    rule.into(),
                     info.reason.to_string(),
                     info.remediation,
                 );
@@ -260,7 +260,7 @@ pub fn evaluate_edit_with(
         push(
             &mut findings,
             Verdict::Free,
-            "edit.allowed".into(),
+            Rule::EditAllowed.into(),
             format!("the path law has no rule against {shown}"),
             "",
         );
@@ -315,7 +315,7 @@ pub fn evaluate_search(
     match absolute.map(|p| crate::paths::normalise(&p)) {
         None => findings.push(finding(
             Verdict::Signed,
-            "search.unresolved".into(),
+            Rule::SearchUnresolved.into(),
             format!("searches {shown}, a relative path with no working folder to resolve it"),
             "Give the search tool an absolute path.",
         )),
@@ -327,7 +327,7 @@ pub fn evaluate_search(
             if let Some(why) = found {
                 findings.push(finding(
                     Verdict::Signed,
-                    "cage.secrets.read".into(),
+                    Rule::CageSecretsRead.into(),
                     format!("{why}; they would enter the model's context"),
                     "Search the project's own folders, or ask the person for the one value you need.",
                 ));
@@ -337,7 +337,7 @@ pub fn evaluate_search(
     if findings.is_empty() {
         findings.push(finding(
             Verdict::Free,
-            "search.allowed".into(),
+            Rule::SearchAllowed.into(),
             format!("a search of {shown} reads no credentials"),
             "",
         ));

@@ -11,6 +11,7 @@ use super::Run;
 use super::ctx::Ctx;
 use crate::law::glob::Pattern;
 use crate::law::{self, Reach, Spot};
+use crate::rule_id::Rule;
 use crate::shell::Word;
 use std::path::{Path, PathBuf};
 
@@ -187,13 +188,13 @@ impl Run<'_> {
             .laws
             .judge(&spot)
             .into_iter()
-            .filter(|h| !PROJECT_RULES.contains(&h.rule.as_str()))
+            .filter(|h| !PROJECT_RULES.contains(&h.rule))
             .collect();
         // A zone or protected folder that holds the folder itself.
         let itself = Spot::path(folder, shown, Reach::Path, &mut self.laws.fs);
         for hit in self.laws.judge(&itself) {
-            let holds = PROJECT_RULES.contains(&hit.rule.as_str())
-                && !["cage.out_of_scope", "gantry.outside_roots"].contains(&hit.rule.as_str());
+            let holds = PROJECT_RULES.contains(&hit.rule)
+                && ![Rule::CageOutOfScope, Rule::GantryOutsideRoots].contains(&hit.rule);
             if holds && !hits.iter().any(|h| h.rule == hit.rule) {
                 hits.push(hit);
             }
@@ -219,7 +220,7 @@ impl Run<'_> {
             for file in found {
                 let spot = Spot::path(&file, shown, Reach::Path, &mut self.laws.fs);
                 for hit in self.laws.judge(&spot) {
-                    let project = PROJECT_RULES.contains(&hit.rule.as_str());
+                    let project = PROJECT_RULES.contains(&hit.rule);
                     if project && !hits.iter().any(|h| h.rule == hit.rule) {
                         hits.push(hit);
                     }
@@ -234,7 +235,7 @@ impl Run<'_> {
             )
         });
         for hit in hits {
-            self.find(hit.verdict, &hit.rule, hit.reason, &hit.remediation, part);
+            self.find(hit.verdict, hit.rule, hit.reason, &hit.remediation, part);
         }
     }
 
@@ -266,7 +267,7 @@ impl Run<'_> {
             )
         });
         for hit in hits {
-            self.find(hit.verdict, &hit.rule, hit.reason, &hit.remediation, part);
+            self.find(hit.verdict, hit.rule, hit.reason, &hit.remediation, part);
         }
     }
 
@@ -391,11 +392,11 @@ const MAX_FOLDER_FILES: usize = 1000;
 /// The rules a project adds (zones, protected paths, the task's area, edit
 /// roots): a formatter meets them by the files it rewrites, not by its
 /// folder's name.
-const PROJECT_RULES: &[&str] = &[
-    "gantry.forbidden_zone",
-    "cage.manifest_forbidden_zone",
-    "cage.cage_protect",
-    "cage.out_of_scope",
-    "gantry.outside_roots",
-    "gantry.perimeter_protected",
+const PROJECT_RULES: &[Rule] = &[
+    Rule::GantryForbiddenZone,
+    Rule::CageManifestForbiddenZone,
+    Rule::CageCageProtect,
+    Rule::CageOutOfScope,
+    Rule::GantryOutsideRoots,
+    Rule::GantryPerimeterProtected,
 ];

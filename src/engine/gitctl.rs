@@ -19,6 +19,7 @@
 use super::Run;
 use super::ctx::Ctx;
 use crate::law::Reach;
+use crate::rule_id::Rule;
 use crate::shell::Word;
 use crate::verdict::Verdict;
 use std::path::{Path, PathBuf};
@@ -357,7 +358,7 @@ impl Run<'_> {
         if spec.unknown {
             self.find(
                 Verdict::Signed,
-                "write.unresolved",
+                Rule::WriteUnresolved,
                 format!(
                     "the pathspec `{}` has magic portcullis does not read; it could name any file",
                     crate::limits::clip(&word.value, 80)
@@ -430,7 +431,7 @@ impl Run<'_> {
             let Some(text) = text else {
                 self.find(
                     Verdict::Signed,
-                    "write.unresolved",
+                    Rule::WriteUnresolved,
                     format!(
                         "restores the paths listed in `{}`, which portcullis cannot read before git does",
                         crate::limits::clip(&file.value, 80)

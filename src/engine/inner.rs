@@ -13,6 +13,7 @@ use crate::feeds;
 use crate::law::Reach;
 use crate::limits;
 use crate::paths;
+use crate::rule_id::Rule;
 use crate::rules::FloorRule;
 use crate::shell::{self, Word};
 use crate::verdict::{Effect, Verdict};
@@ -37,7 +38,7 @@ impl Run<'_> {
         if target.value.starts_with("/dev/tcp/") || target.value.starts_with("/dev/udp/") {
             self.find(
                 Effect::Network.verdict(),
-                "write.network",
+                Rule::WriteNetwork,
                 format!("`{op} {}` opens a network connection", target.value),
                 Effect::Network.remediation(),
                 part,
@@ -49,7 +50,7 @@ impl Run<'_> {
         });
         self.find(
             Effect::Mutate.verdict(),
-            "write.redirect",
+            Rule::WriteRedirect,
             format!("`{op} {}` writes a file", limits::clip(&target.value, 120)),
             Effect::Mutate.remediation(),
             part,
@@ -92,7 +93,7 @@ impl Run<'_> {
             _ => {
                 self.find(
                     Verdict::Signed,
-                    "parse.dynamic-script",
+                    Rule::ParseDynamicScript,
                     format!(
                         "{wrapper} runs `{}`, which is only known when the command runs",
                         limits::clip(&script.source, 80)
@@ -134,7 +135,7 @@ impl Run<'_> {
             feeds::Producer::Dynamic => {
                 self.find(
                     Verdict::Signed,
-                    "parse.dynamic-script",
+                    Rule::ParseDynamicScript,
                     format!("{who} reads a program that is only known when the command runs"),
                     "Write the commands out literally so they can be checked.",
                     part,
@@ -143,7 +144,7 @@ impl Run<'_> {
             feeds::Producer::Literal(_) | feeds::Producer::File => {
                 self.find(
                     Effect::Exec.verdict(),
-                    "verb.exec",
+                    Rule::VerbExec,
                     format!("{who} runs a program from stdin that portcullis does not read"),
                     Effect::Exec.remediation(),
                     part,

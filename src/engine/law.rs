@@ -11,7 +11,7 @@ use crate::floor;
 use crate::law::glob::Pattern;
 use crate::law::{self, Reach, Spot};
 use crate::paths::Target;
-use crate::rule_id::RuleId;
+use crate::rule_id::{Rule, RuleId};
 use crate::shell::Word;
 use crate::verdict::Verdict;
 use std::path::{Path, PathBuf};
@@ -63,7 +63,7 @@ impl Run<'_> {
             for hit in hits {
                 self.findings.push(super::finding(
                     hit.verdict,
-                    RuleId::named(hit.rule.clone()),
+                    RuleId::Fixed(hit.rule),
                     hit.reason.clone(),
                     &hit.remediation,
                     part,
@@ -110,7 +110,7 @@ impl Run<'_> {
         for hit in hits {
             self.find(
                 hit.verdict,
-                RuleId::named(hit.rule),
+                RuleId::Fixed(hit.rule),
                 hit.reason,
                 &hit.remediation,
                 part,
@@ -231,7 +231,7 @@ impl Run<'_> {
         for hit in hits {
             self.find(
                 hit.verdict,
-                RuleId::named(hit.rule),
+                RuleId::Fixed(hit.rule),
                 hit.reason,
                 &hit.remediation,
                 part,
@@ -487,7 +487,7 @@ impl Run<'_> {
         self.note(depth, || {
             format!("path law: dependencies are frozen: {}", command.rule)
         });
-        let (what, remediation) = if command.rule == "cage.lockfile" {
+        let (what, remediation) = if command.rule == Rule::CageLockfile {
             (
                 "rewrites the lockfile",
                 "Dependencies are frozen for this task (.cage.yaml `dependencies: revert`): install from the lockfile as it is (`npm ci`, `--frozen-lockfile`, `--locked`), or ask the person to lift the freeze.",
@@ -518,7 +518,7 @@ impl Run<'_> {
         });
         self.find(
             Verdict::Blocked,
-            "cage.git_control",
+            Rule::CageGitControl,
             "changes core.hooksPath, which decides which hooks git runs (cage built-in rule git_control)".into(),
             "Leave core.hooksPath alone; hook changes are for the person to make.",
             part,

@@ -11,7 +11,7 @@ use crate::lexicon::{self, Written};
 use crate::limits;
 use crate::paths::{self, Location};
 use crate::peel::{self, Step};
-use crate::rule_id::{LexiconDetail, RuleId};
+use crate::rule_id::{LexiconDetail, Rule, RuleId};
 use crate::rules::FloorRule;
 use crate::settings::Scope;
 use crate::shell::{self, Problem, Script, SimpleCommand, Stdin, Word};
@@ -24,7 +24,6 @@ mod code;
 mod ctx;
 mod definitions;
 mod edit;
-mod families;
 mod formatters;
 mod gitctl;
 mod inner;
@@ -43,7 +42,6 @@ use ctx::{Ctx, Wrapping};
 pub use edit::{
     EditContent, EditKind, Replacement, evaluate_edit, evaluate_edit_with, evaluate_search,
 };
-pub use families::RULE_FAMILIES;
 use settings::cargo_config_command;
 
 /// Judges one shell command line.
@@ -204,7 +202,7 @@ impl<'a> Run<'a> {
         self.note(depth, || format!("floor: {} ({})", info.id, info.reason));
         self.find(
             Verdict::Blocked,
-            info.id,
+            rule,
             info.reason.to_string(),
             info.remediation,
             part,
@@ -215,7 +213,7 @@ impl<'a> Run<'a> {
         if command.len() > limits::MAX_COMMAND_BYTES {
             self.find(
                 Verdict::Blocked,
-                "parse.too-large",
+                Rule::ParseTooLarge,
                 format!("the command is {} bytes, over the {} byte limit", command.len(), limits::MAX_COMMAND_BYTES),
                 "Split the work into smaller commands, or write long content to a file with the Write tool.",
                 limits::clip(command, 80),
@@ -245,7 +243,7 @@ impl<'a> Run<'a> {
     fn too_many(&mut self, what: String, text: &str) {
         self.find(
             Verdict::Blocked,
-            "parse.too-many",
+            Rule::ParseTooMany,
             what,
             "Split the work into smaller commands, or write long content to a file with the Write tool.",
             limits::clip(text, 80),
@@ -259,7 +257,7 @@ impl<'a> Run<'a> {
         if depth > limits::MAX_PEEL_DEPTH {
             self.find(
                 Verdict::Blocked,
-                "parse.too-deep",
+                Rule::ParseTooDeep,
                 format!("scripts nested more than {} deep", limits::MAX_PEEL_DEPTH),
                 "Run the inner command directly instead of wrapping it in shells.",
                 limits::clip(text, 80),
@@ -269,7 +267,7 @@ impl<'a> Run<'a> {
         if depth > 0 && text.len() > limits::MAX_SCRIPT_BYTES {
             self.find(
                 Verdict::Signed,
-                "parse.too-large",
+                Rule::ParseTooLarge,
                 format!(
                     "an inner script of {} bytes is over the {} byte limit",
                     text.len(),
@@ -351,34 +349,34 @@ impl<'a> Run<'a> {
         let (verdict, rule, reason) = match problem {
             Problem::Syntax(what) => (
                 Verdict::Signed,
-                "parse.error",
+                Rule::ParseError,
                 format!("the command does not parse as shell: {what}"),
             ),
             Problem::MergedLine(at) => (
                 Verdict::Signed,
-                "parse.misparse",
+                Rule::ParseMisparse,
                 format!("a newline inside `{at}` may hide a second command (tree-sitter-bash#347)"),
             ),
             Problem::HeredocEnd(line) => (
                 Verdict::Signed,
-                "parse.misparse",
+                Rule::ParseMisparse,
                 format!(
                     "the parser ended a heredoc at the body line `{line}`; bash reads on to the line that is the delimiter alone"
                 ),
             ),
             Problem::DroppedText(what) => (
                 Verdict::Signed,
-                "parse.misparse",
+                Rule::ParseMisparse,
                 format!("the parser dropped `{what}`, so what runs is not certain"),
             ),
             Problem::TooDeep => (
                 Verdict::Blocked,
-                "parse.too-deep",
+                Rule::ParseTooDeep,
                 format!("nesting deeper than {} levels", limits::MAX_TREE_DEPTH),
             ),
             Problem::TooComplex => (
                 Verdict::Blocked,
-                "parse.too-complex",
+                Rule::ParseTooComplex,
                 format!(
                     "the parser read the line over {} times a chunk, so it was stopped (unbalanced brackets?)",
                     limits::MAX_READS_PER_CHUNK
@@ -386,15 +384,15 @@ impl<'a> Run<'a> {
             ),
             Problem::TooMany => (
                 Verdict::Blocked,
-                "parse.too-many",
+                Rule::ParseTooMany,
                 format!(
                     "more than {} simple commands or {} words",
                     limits::MAX_COMMANDS,
                     limits::MAX_WORDS
                 ),
             ),
-            Problem::Unsupported(what) => (Verdict::Signed, "parse.unsupported", what.clone()),
-            Problem::Dynamic(what) => (Verdict::Signed, "parse.dynamic-script", what.clone()),
+            Problem::Unsupported(what) => (Verdict::Signed, Rule::ParseUnsupported, what.clone()),
+            Problem::Dynamic(what) => (Verdict::Signed, Rule::ParseDynamicScript, what.clone()),
         };
         self.note(depth, || format!("problem: {rule}: {reason}"));
         self.find(
@@ -443,7 +441,7 @@ impl<'a> Run<'a> {
             if file.value.starts_with("/dev/tcp/") || file.value.starts_with("/dev/udp/") {
                 self.find(
                     Effect::Network.verdict(),
-                    "read.network",
+                    Rule::ReadNetwork,
                     format!(
                         "`< {}` reads from a network connection",
                         limits::clip(&file.value, 80)
@@ -477,7 +475,7 @@ impl<'a> Run<'a> {
             if self.other_readings == limits::MAX_OTHER_READINGS {
                 self.find(
                     Verdict::Signed,
-                    "parse.too-deep",
+                    Rule::ParseTooDeep,
                     format!(
                         "more than {} wrappers that can be read two ways (`watch`, `xargs`)",
                         limits::MAX_OTHER_READINGS
@@ -571,7 +569,7 @@ impl<'a> Run<'a> {
             if peeled > limits::MAX_PEEL_DEPTH + 1 {
                 self.find(
                     Verdict::Blocked,
-                    "parse.too-deep",
+                    Rule::ParseTooDeep,
                     format!(
                         "more than {} wrappers around one command",
                         limits::MAX_PEEL_DEPTH
@@ -688,7 +686,7 @@ impl<'a> Run<'a> {
                     let class = floor_class.stricter(class);
                     self.find(
                         class.verdict(),
-                        RuleId::wrapper(wrapper),
+                        RuleId::Wrapper(wrapper),
                         format!(
                             "{wrapper} with no command to run is classed {}",
                             class.as_str()
@@ -724,10 +722,14 @@ impl<'a> Run<'a> {
             && class.rank() > inner.rank()
             && class.verdict() > Verdict::Free
         {
-            let note = crate::rules::wrapper(wrapper).map(|w| w.note).unwrap_or("");
+            let entry = crate::rules::wrapper(wrapper);
+            let note = entry.map(|w| w.note).unwrap_or("");
+            // Only a wrapper of `rules/wrappers.json` has a class of its own;
+            // anything else that got here is code portcullis does not read.
+            let rule = entry.map_or(RuleId::Fixed(Rule::VerbExec), |w| RuleId::Wrapper(w.name));
             self.find(
                 class.verdict(),
-                RuleId::wrapper(wrapper),
+                rule,
                 format!("{wrapper} is classed {}{}", class.as_str(), suffix(note)),
                 class.remediation(),
                 part,
@@ -818,7 +820,7 @@ impl<'a> Run<'a> {
             if word.dynamic {
                 self.find(
                     Verdict::Signed,
-                    "parse.dynamic-script",
+                    Rule::ParseDynamicScript,
                     format!(
                         "an option of `{}` runs `{}`, which is only known when the command runs",
                         classified.path.join(" "),
@@ -850,7 +852,7 @@ impl<'a> Run<'a> {
         });
         self.find(
             Verdict::Signed,
-            "parse.dynamic-verb",
+            Rule::ParseDynamicVerb,
             format!("the program to run, `{}`, is only known when the command runs", limits::clip(&head.source, 60)),
             "Name the program literally (for example `rm`, not `$cmd`) so the command can be checked.",
             part,

@@ -11,6 +11,7 @@
 //! [`MAX_ENTRIES`] entries (past that, the folder is taken to hold one).
 
 use super::Run;
+use crate::rule_id::Rule;
 use crate::verdict::Verdict;
 use std::path::Path;
 
@@ -38,7 +39,7 @@ impl Run<'_> {
         self.note(depth, || format!("python lane: {reason}"));
         self.find(
             Verdict::Signed,
-            "inline.python.local-module",
+            Rule::InlinePythonLocalModule,
             reason,
             "Run the code from a folder that holds no Python file of that name, or rename that file; code that imports it runs it.",
             part,

@@ -40,7 +40,7 @@ impl Run<'_> {
             };
             let reason = format!("`{}` is read: {}", word.value, hit.reason);
             self.note(depth, || format!("trust: {reason}"));
-            self.find(hit.verdict, &hit.rule, reason, &hit.remediation, part);
+            self.find(hit.verdict, hit.rule, reason, &hit.remediation, part);
         }
     }
 

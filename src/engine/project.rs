@@ -12,6 +12,7 @@ use super::scripts::Unreadable;
 use super::{Run, Site};
 use crate::feeds::{self, Producer};
 use crate::limits;
+use crate::rule_id::Rule;
 use crate::rules::FloorRule;
 use crate::shell::Word;
 use crate::verdict::{Effect, Verdict};
@@ -94,14 +95,7 @@ impl Run<'_> {
     }
 
     /// SIGNED `rule`: the runner's recipes cannot be judged (`why`).
-    fn recipe_finding(
-        &mut self,
-        rule: &'static str,
-        tool: &str,
-        why: &str,
-        part: &str,
-        depth: usize,
-    ) {
+    fn recipe_finding(&mut self, rule: Rule, tool: &str, why: &str, part: &str, depth: usize) {
         self.note(depth, || format!("{tool}: {why}"));
         self.find(
             Verdict::Signed,
@@ -125,13 +119,13 @@ impl Run<'_> {
         let mut whole = plan.unknown.is_empty();
         if let Some(why) = plan.unknown.first() {
             let why = why.clone();
-            self.recipe_finding("recipe.unresolved", tool, &why, part, depth);
+            self.recipe_finding(Rule::RecipeUnresolved, tool, &why, part, depth);
         }
         for line in &plan.lines {
             self.lanes.bytes += line.text.len();
             if self.lanes.bytes > MAX_RECIPE_BYTES {
                 let why = format!("more than {MAX_RECIPE_BYTES} bytes of recipes in one command");
-                self.recipe_finding("recipe.too-many", tool, &why, part, depth);
+                self.recipe_finding(Rule::RecipeTooMany, tool, &why, part, depth);
                 return false;
             }
             self.note(depth, || {
@@ -141,7 +135,7 @@ impl Run<'_> {
                 whole = false;
                 self.find(
                     Verdict::Signed,
-                    "recipe.dynamic",
+                    Rule::RecipeDynamic,
                     format!(
                         "{tool} runs `{}` ({}), part of which is only known when it runs",
                         limits::clip(&line.text, 80),
@@ -165,7 +159,7 @@ impl Run<'_> {
             .any(|a| a.dynamic && !(a.value.starts_with("-j") || a.value.starts_with("-l")))
         {
             let why = "its arguments are only known when it runs".to_string();
-            self.recipe_finding("recipe.dynamic", "make", &why, part, depth);
+            self.recipe_finding(Rule::RecipeDynamic, "make", &why, part, depth);
             return;
         }
         let values: Vec<String> = args.iter().map(|a| a.value.clone()).collect();
@@ -181,7 +175,7 @@ impl Run<'_> {
         }
         if parsed.include_dirs {
             let why = "-I adds folders its includes are looked for in".to_string();
-            self.recipe_finding("recipe.source", "make", &why, part, depth);
+            self.recipe_finding(Rule::RecipeSource, "make", &why, part, depth);
         }
         let mut text = String::new();
         let mut names: Vec<String> = Vec::new();
@@ -198,14 +192,14 @@ impl Run<'_> {
                     }
                 }
                 RecipeFile::Unjudged(why) => {
-                    return self.recipe_finding("recipe.source", "make", &why, part, depth);
+                    return self.recipe_finding(Rule::RecipeSource, "make", &why, part, depth);
                 }
             }
         }
         for file in &parsed.files {
             if file == "-" {
                 let why = "it reads its makefile from stdin".to_string();
-                self.recipe_finding("recipe.source", "make", &why, part, depth);
+                self.recipe_finding(Rule::RecipeSource, "make", &why, part, depth);
                 match feeds::stdin_producer(site.script, site.command) {
                     Producer::Literal(t) => text.push_str(&t),
                     Producer::Network(_) => {
@@ -230,7 +224,7 @@ impl Run<'_> {
                     return;
                 }
                 RecipeFile::Unjudged(why) => {
-                    return self.recipe_finding("recipe.source", "make", &why, part, depth);
+                    return self.recipe_finding(Rule::RecipeSource, "make", &why, part, depth);
                 }
             }
         }
@@ -260,7 +254,7 @@ impl Run<'_> {
         let part = site.command.text.as_str();
         if args.iter().any(|a| a.dynamic) {
             let why = "its arguments are only known when it runs".to_string();
-            self.recipe_finding("recipe.dynamic", "just", &why, part, depth);
+            self.recipe_finding(Rule::RecipeDynamic, "just", &why, part, depth);
             return false;
         }
         let Some(dir) = cwd else {
@@ -280,7 +274,7 @@ impl Run<'_> {
                         file = value;
                     } else {
                         let why = format!("{a} changes where its recipes run");
-                        self.recipe_finding("recipe.source", "just", &why, part, depth);
+                        self.recipe_finding(Rule::RecipeSource, "just", &why, part, depth);
                         return false;
                     }
                 }
@@ -293,7 +287,7 @@ impl Run<'_> {
         let names: Vec<&str> = match &file {
             Some(f) => {
                 let why = format!("--justfile {f} names another recipe file");
-                self.recipe_finding("recipe.source", "just", &why, part, depth);
+                self.recipe_finding(Rule::RecipeSource, "just", &why, part, depth);
                 vec![f.as_str()]
             }
             None => vec!["justfile", "Justfile", ".justfile", "JUSTFILE"],
@@ -305,7 +299,7 @@ impl Run<'_> {
                 return false;
             }
             RecipeFile::Unjudged(why) => {
-                self.recipe_finding("recipe.source", "just", &why, part, depth);
+                self.recipe_finding(Rule::RecipeSource, "just", &why, part, depth);
                 return false;
             }
         };
@@ -315,7 +309,7 @@ impl Run<'_> {
         if whole && file.is_none() {
             self.find(
                 Verdict::Free,
-                "recipe.read",
+                Rule::RecipeRead,
                 "just runs recipes read from the justfile, each judged".into(),
                 "",
                 part,
@@ -341,7 +335,7 @@ impl Run<'_> {
         };
         if args.iter().any(|a| a.dynamic) {
             let why = "its arguments are only known when it runs".to_string();
-            self.recipe_finding("recipe.dynamic", tool, &why, part, depth);
+            self.recipe_finding(Rule::RecipeDynamic, tool, &why, part, depth);
             return;
         }
         if !call.source.is_empty() {
@@ -349,7 +343,7 @@ impl Run<'_> {
                 "{} changes where its scripts come from or what runs them",
                 call.source.join(" ")
             );
-            self.recipe_finding("recipe.source", tool, &why, part, depth);
+            self.recipe_finding(Rule::RecipeSource, tool, &why, part, depth);
         }
         let Some(mut dir) = cwd else {
             return;
@@ -367,7 +361,7 @@ impl Run<'_> {
                 return;
             }
             RecipeFile::Unjudged(why) => {
-                return self.recipe_finding("recipe.source", tool, &why, part, depth);
+                return self.recipe_finding(Rule::RecipeSource, tool, &why, part, depth);
             }
         };
         // The project's .npmrc can name the shell that runs scripts.
@@ -381,7 +375,7 @@ impl Run<'_> {
             })
         {
             let why = ".npmrc sets the shell or options that run scripts".to_string();
-            self.recipe_finding("recipe.unresolved", tool, &why, part, depth);
+            self.recipe_finding(Rule::RecipeUnresolved, tool, &why, part, depth);
         }
         match crate::recipes::package_plan(&text, &call, tool) {
             Ok(plan) => {
@@ -457,7 +451,7 @@ impl Run<'_> {
             self.note(depth, || format!("{runner} {what}"));
             self.find(
                 Effect::Install.verdict(),
-                "runner.package",
+                Rule::RunnerPackage,
                 format!("{runner} {what}, which installs and runs code portcullis has not read"),
                 "Install the package as a project dependency first (so the person sees it), then run its tool by name.",
                 part,

@@ -12,6 +12,7 @@ use super::{Run, Site};
 use crate::feeds::{self, Producer};
 use crate::inline::route::{self, Lane};
 use crate::limits;
+use crate::rule_id::Rule;
 use crate::shell::{Stdin, Word};
 use crate::verdict::Verdict;
 use std::path::{Path, PathBuf};
@@ -37,7 +38,7 @@ impl Run<'_> {
             });
             self.find(
                 Verdict::Free,
-                "script.venv-activate",
+                Rule::ScriptVenvActivate,
                 format!(
                     "{} is a virtual environment's standard activate script",
                     path.value
@@ -70,7 +71,7 @@ impl Run<'_> {
                 };
                 self.find(
                     Verdict::Signed,
-                    "inline.unreadable-script",
+                    Rule::InlineUnreadableScript,
                     format!(
                         "{who} runs {}, which portcullis cannot read: {why}",
                         limits::clip(&path.value, 120)
@@ -271,7 +272,7 @@ impl Run<'_> {
         if self.lanes.read.contains(&path) {
             self.find(
                 Verdict::Signed,
-                "script.replaced",
+                Rule::ScriptReplaced,
                 format!(
                     "`{}` replaces {}, which this command also runs; in a loop or in the background the new content may be what runs",
                     limits::clip(part, 80),
@@ -339,7 +340,7 @@ impl Run<'_> {
         });
         self.find(
             Verdict::Signed,
-            "script.replaced",
+            Rule::ScriptReplaced,
             format!(
                 "{who} runs {}, which is written or replaced earlier in this command with content portcullis cannot see",
                 limits::clip(&path.value, 120)

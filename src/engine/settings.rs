@@ -8,6 +8,7 @@
 
 use super::Run;
 use crate::floor;
+use crate::rule_id::Rule;
 use crate::settings::Scope;
 use crate::shell::Word;
 use crate::verdict::Verdict;
@@ -29,7 +30,7 @@ impl Run<'_> {
             self.note(depth, || format!("secrets: {why}"));
             self.find(
                 Verdict::Signed,
-                "cage.secrets.read",
+                Rule::CageSecretsRead,
                 format!("{why}; they would enter the model's context"),
                 "Ask the person for the one value you need, or read a template such as .env.example.",
                 part,
@@ -80,7 +81,7 @@ impl Run<'_> {
                 if crate::settings::git_config(key, "!").is_some() || alias {
                     self.find(
                         Verdict::Signed,
-                        "setting.exec",
+                        Rule::SettingExec,
                         format!("git --config-env sets {key} from the environment, so the command it names is only known when git runs"),
                         SETTING_REMEDIATION,
                         part,

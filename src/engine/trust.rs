@@ -41,7 +41,7 @@ impl Run<'_> {
         };
         let reason = format!("`{}` {what}; {}", path.join(" "), hit.reason);
         self.note(depth, || format!("trust: {reason}"));
-        self.find(hit.verdict, &hit.rule, reason, &hit.remediation, part);
+        self.find(hit.verdict, hit.rule, reason, &hit.remediation, part);
     }
 }
 
@@ -73,7 +73,7 @@ pub(super) fn trust_finding(laws: &mut Laws, verdict: Verdict, part: &str) -> Op
     let hit = laws.trust_hit_at(None, verdict)?;
     Some(Finding {
         verdict: hit.verdict,
-        rule: RuleId::named(hit.rule),
+        rule: RuleId::Fixed(hit.rule),
         reason: hit.reason,
         remediation: hit.remediation,
         part: crate::limits::clip(part, 300).to_string(),

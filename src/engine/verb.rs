@@ -18,7 +18,7 @@ use crate::law::Reach;
 use crate::lexicon::{self, Classified, Written};
 use crate::paths::Location;
 use crate::peel;
-use crate::rule_id::RuleId;
+use crate::rule_id::{Rule, RuleId};
 use crate::shell::{self, Word};
 use crate::verdict::{Effect, Verdict};
 use std::borrow::Cow;
@@ -181,7 +181,7 @@ impl Run<'_> {
         {
             self.find(
                 Verdict::Signed,
-                "parse.error",
+                Rule::ParseError,
                 "the command does not parse as shell: `[[` without `]]`".into(),
                 "Rewrite the command in plain shell (one command per line, quotes closed) so it can be checked.",
                 part,
@@ -211,7 +211,7 @@ impl Run<'_> {
         });
         self.find(
             Verdict::Free,
-            "verb.function",
+            Rule::VerbFunction,
             format!("calls {written}, defined in this command"),
             "",
             &site.command.text,
@@ -232,7 +232,7 @@ impl Run<'_> {
         });
         self.find(
             Effect::Exec.verdict(),
-            "verb.exec",
+            Rule::VerbExec,
             format!("runs {written}, whose content portcullis does not check"),
             Effect::Exec.remediation(),
             &site.command.text,
@@ -274,7 +274,7 @@ impl Run<'_> {
         if let Some((w, class)) = runner.and_then(|w| w.unknown.map(|c| (w, c))) {
             self.find(
                 class.verdict(),
-                RuleId::wrapper(w.name),
+                RuleId::Wrapper(w.name),
                 format!(
                     "{} runs {verb}, which portcullis does not know{}",
                     w.name,
@@ -294,7 +294,7 @@ impl Run<'_> {
         }
         self.find(
             Verdict::Unknown,
-            "unknown.verb",
+            Rule::UnknownVerb,
             format!("{verb} is not in portcullis's lexicon"),
             "portcullis cannot vouch for this program; the host's permission prompt decides.",
             part,

@@ -25,7 +25,7 @@ pub(super) fn check_git(inv: &Invocation, hits: &mut Vec<FloorRule>) {
         .any(|s| forces_push(&s.key, s.value.as_deref().unwrap_or("+")));
     let Some(i) = globals.sub else { return };
     let Some(sub) = args.get(i) else { return };
-    let rest = &args[i + 1..];
+    let rest = args.get(i + 1..).unwrap_or(&[]);
     let long = |name: &str| has_long(rest, name, true);
     let letters = short_letters(rest, git_value_letters(&sub.value));
     let short = |c: char| letters.contains(&c);

@@ -134,8 +134,9 @@ pub(super) fn check_cargo(inv: &Invocation, hits: &mut Vec<FloorRule>) {
     else {
         return;
     };
-    if inv.args[sub].value == "install"
-        && inv.args[sub + 1..]
+    if let Some((name, rest)) = inv.args.get(sub..).and_then(<[_]>::split_first)
+        && name.value == "install"
+        && rest
             .iter()
             .any(|a| a.value == "portcullis" || a.value.starts_with("portcullis@"))
     {

@@ -42,8 +42,8 @@ pub(super) fn check_kill(inv: &Invocation, hits: &mut Vec<FloorRule>) {
     let mut i = 0;
     let mut options = true;
     let mut pids = Vec::new();
-    while i < args.len() {
-        let v = args[i].value.as_str();
+    while let Some(word) = args.get(i) {
+        let v = word.value.as_str();
         if options && v == "--" {
             options = false;
         } else if options && matches!(v, "-s" | "-n" | "--signal") {
@@ -86,8 +86,8 @@ pub(super) fn check_kill_by_name(inv: &Invocation, hits: &mut Vec<FloorRule>) {
     let mut i = 0;
     let mut done = false;
     let mut by_user = false;
-    while i < inv.args.len() {
-        let v = inv.args[i].value.as_str();
+    while let Some(word) = inv.args.get(i) {
+        let v = word.value.as_str();
         if done || !v.starts_with('-') || v == "-" {
             patterns.push(v);
         } else if v == "--" {

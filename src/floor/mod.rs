@@ -20,6 +20,7 @@
 //! each family has its file (`removal`, `permissions`, `git`, `kill`,
 //! `power`, `network`, `disks`, `crontab`, `stdin`, `guard`), `places` says
 //! what a word may name and `words` reads options and operands.
+#![deny(clippy::indexing_slicing)]
 
 mod crontab;
 mod disks;

@@ -121,8 +121,8 @@ pub fn ssh_local_commands(verb: &str, args: &[Word]) -> Vec<String> {
     let mut out = Vec::new();
     let mut i = 0;
     let mut operands_seen = 0;
-    while i < args.len() {
-        let v = args[i].value.as_str();
+    while let Some(word) = args.get(i) {
+        let v = word.value.as_str();
         if v == "--" {
             break;
         }

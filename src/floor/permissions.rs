@@ -12,10 +12,11 @@ use std::path::Path;
 pub(super) fn check_permissions(inv: &Invocation, hits: &mut Vec<FloorRule>) {
     let recursive = has_short(inv.args, 'R') || has_long(inv.args, "--recursive", false);
     let (reference, ops) = permission_operands(inv.args);
-    let (mode, paths) = if reference || ops.is_empty() || inv.verb != "chmod" && ops.len() < 2 {
-        (None, &ops[..])
-    } else {
-        (Some(ops[0]), &ops[1..])
+    let (mode, paths) = match ops.split_first() {
+        Some((first, rest)) if !(reference || inv.verb != "chmod" && ops.len() < 2) => {
+            (Some(*first), rest)
+        }
+        _ => (None, ops.as_slice()),
     };
     // A mode copied from another file (`--reference`) or from the owner's
     // bits (`o=u`) can give everyone write access.
@@ -76,8 +77,7 @@ fn permission_operands(args: &[Word]) -> (bool, Vec<&Word>) {
     let mut out = Vec::new();
     let mut done = false;
     let mut i = 0;
-    while i < args.len() {
-        let w = &args[i];
+    while let Some(w) = args.get(i) {
         let v = w.value.as_str();
         if done {
             out.push(w);

@@ -53,8 +53,8 @@ pub(super) fn check_systemctl(inv: &Invocation, hits: &mut Vec<FloorRule>) {
     ];
     let mut words = Vec::new();
     let mut i = 0;
-    while i < inv.args.len() {
-        let v = inv.args[i].value.as_str();
+    while let Some(word) = inv.args.get(i) {
+        let v = word.value.as_str();
         if VALUES.contains(&v) {
             i += 2;
             continue;

@@ -80,8 +80,7 @@ fn move_sources(args: &[Word]) -> Vec<&Word> {
     let mut target_given = false;
     let mut done = false;
     let mut i = 0;
-    while i < args.len() {
-        let w = &args[i];
+    while let Some(w) = args.get(i) {
         let v = w.value.as_str();
         if done || !v.starts_with('-') || v == "-" {
             ops.push(w);
@@ -154,8 +153,9 @@ pub(super) fn check_find(inv: &Invocation, hits: &mut Vec<FloorRule>) {
     let deletes = words.iter().enumerate().any(|(j, w)| {
         *w == "-delete"
             || matches!(*w, "-exec" | "-execdir" | "-ok" | "-okdir")
-                && words[j + 1..]
+                && words
                     .iter()
+                    .skip(j + 1)
                     .take_while(|v| !matches!(**v, ";" | "+"))
                     .any(|v| runs_removal(v))
     });

@@ -15,8 +15,8 @@ pub(super) fn has_short(args: &[Word], letter: char) -> bool {
 pub(super) fn short_letters(args: &[Word], values: &str) -> Vec<char> {
     let mut out = Vec::new();
     let mut i = 0;
-    while i < args.len() {
-        let w = args[i].value.as_str();
+    while let Some(word) = args.get(i) {
+        let w = word.value.as_str();
         if w == "--" {
             break;
         }

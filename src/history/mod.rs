@@ -19,12 +19,14 @@
 //! [`open`]), the records ([`Record`], [`Kind`]) and [`read`], which hands a
 //! format to its reader: `shells` (plain lines, bash, zsh, fish), `jsonl`,
 //! `claude`; `salvage` reads JSON command texts and broken lines.
+#![deny(clippy::indexing_slicing)]
 
 mod claude;
 mod jsonl;
 mod salvage;
 mod shells;
 #[cfg(test)]
+#[allow(clippy::indexing_slicing)]
 mod tests;
 
 use self::claude::read_claude;
@@ -202,7 +204,7 @@ pub fn detect(path: Option<&Path>, head: &[u8]) -> Format {
 /// lines as detection reads: reading more would change nothing.
 fn head_is_enough(head: &[u8]) -> bool {
     let complete = match head.iter().rposition(|&b| b == b'\n') {
-        Some(end) => &head[..end],
+        Some(end) => head.get(..end).unwrap_or(head),
         None => return false,
     };
     let text = String::from_utf8_lossy(complete);
@@ -233,8 +235,9 @@ pub fn open<R: BufRead + Send + 'static>(
         if buf.is_empty() {
             break;
         }
-        let take = buf.len().min(DETECT_BYTES - head.len());
-        head.extend_from_slice(&buf[..take]);
+        let chunk = buf.get(..DETECT_BYTES - head.len()).unwrap_or(buf);
+        let take = chunk.len();
+        head.extend_from_slice(chunk);
         reader.consume(take);
         if head.len() >= DETECT_BYTES || head_is_enough(&head) {
             break;

@@ -147,10 +147,11 @@ fn unmetafy(bytes: &[u8]) -> Vec<u8> {
 pub(super) fn zsh_extended(line: &[u8]) -> Option<(i64, usize)> {
     let rest = line.strip_prefix(b": ")?;
     let colon = rest.iter().position(|&b| b == b':')?;
-    let epoch = std::str::from_utf8(&rest[..colon]).ok()?.trim();
+    let epoch = std::str::from_utf8(rest.get(..colon)?).ok()?.trim();
     let epoch: i64 = epoch.parse().ok()?;
-    let semicolon = rest[colon + 1..].iter().position(|&b| b == b';')?;
-    let elapsed = &rest[colon + 1..colon + 1 + semicolon];
+    let after = rest.get(colon + 1..)?;
+    let semicolon = after.iter().position(|&b| b == b';')?;
+    let elapsed = after.get(..semicolon)?;
     if !elapsed.iter().all(u8::is_ascii_digit) {
         return None;
     }
@@ -202,15 +203,16 @@ pub(super) fn read_zsh(reader: impl BufRead, mut each: impl FnMut(Record)) -> io
             continue;
         }
         let (time, command) = match zsh_extended(&bytes) {
-            Some((epoch, at)) if (0..=LATEST_EPOCH).contains(&epoch) => {
-                (Some(epoch.to_string()), bytes[at..].to_vec())
-            }
+            Some((epoch, at)) if (0..=LATEST_EPOCH).contains(&epoch) => (
+                Some(epoch.to_string()),
+                bytes.get(at..).unwrap_or(&bytes).to_vec(),
+            ),
             Some((epoch, at)) => {
                 each(Record::new(
                     number,
                     Kind::Broken(format!("timestamp {epoch} is out of range")),
                 ));
-                (None, bytes[at..].to_vec())
+                (None, bytes.get(at..).unwrap_or(&bytes).to_vec())
             }
             None => (None, bytes),
         };

@@ -453,6 +453,7 @@ fn interpolated_home(language: &str, text: &str) -> Option<(String, usize)> {
 }
 
 #[cfg(test)]
+#[allow(clippy::indexing_slicing)]
 mod tests {
     use super::*;
 

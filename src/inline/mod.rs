@@ -11,6 +11,7 @@
 //!
 //! `route` says where a program's code comes from; `scan` is the token scan
 //! for languages without a grammar here (Perl, Ruby, PHP, Lua).
+#![deny(clippy::indexing_slicing)]
 
 pub mod javascript;
 pub mod literal;
@@ -216,7 +217,7 @@ impl Findings {
         let shifted;
         let args = if callee.this_first && !args.positional.is_empty() {
             shifted = Args {
-                positional: args.positional[1..].to_vec(),
+                positional: args.positional.iter().skip(1).cloned().collect(),
                 keywords: Vec::new(),
                 spread: args.spread,
             };

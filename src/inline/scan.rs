@@ -682,8 +682,11 @@ fn shell_handoff(language: &str, kind: Kind, args: &[Arg], site: &str) -> Handof
         args.remove(0);
         if language == "perl" {
             let inner = source.trim_start_matches('{');
-            match literal::arguments(language, inner).as_slice() {
-                [program @ Arg::Text(_)] if !args.is_empty() => args[0] = program.clone(),
+            match (
+                literal::arguments(language, inner).as_slice(),
+                args.first_mut(),
+            ) {
+                ([program @ Arg::Text(_)], Some(first)) => *first = program.clone(),
                 _ => return unknown(),
             }
         }
@@ -823,6 +826,7 @@ fn looks_called(rest: &str, language: &str) -> bool {
 }
 
 #[cfg(test)]
+#[allow(clippy::indexing_slicing)]
 mod tests {
     use super::*;
 

@@ -8,6 +8,7 @@
 
 use super::glob::{Pattern, intersects};
 use super::{Hit, Law, Laws, SKIPPED_FOLDERS};
+use crate::rule_id::Rule;
 use crate::verdict::Verdict;
 use std::path::Path;
 
@@ -22,7 +23,7 @@ struct Zone {
     /// Root-relative pattern of what it covers.
     pattern: Pattern,
     verdict: Verdict,
-    rule: &'static str,
+    rule: Rule,
     /// What it is, for reasons.
     what: String,
 }
@@ -47,7 +48,7 @@ impl Laws {
         let Some(index) = self.for_path(&real.join("_")) else {
             return Vec::new();
         };
-        let law = &self.laws[index];
+        let law = self.law(index);
         let Some(rel) = law.repo.relative(&real) else {
             return Vec::new();
         };
@@ -77,7 +78,7 @@ impl Laws {
             }
             hits.push(Hit {
                 verdict: zone.verdict,
-                rule: zone.rule.to_string(),
+                rule: zone.rule,
                 reason: format!(
                     "`{tool}` rewrites the files ({kinds_shown}) beneath `{}`, and {} holds some",
                     crate::limits::clip(shown, 120),
@@ -103,7 +104,7 @@ fn zones_of(law: &Law) -> Vec<Zone> {
                 zones.push(Zone {
                     pattern: Pattern::literal(zone),
                     verdict: Verdict::Blocked,
-                    rule: "gantry.forbidden_zone",
+                    rule: Rule::GantryForbiddenZone,
                     what: format!(
                         "the forbidden zone `{zone}` (GXT_FORBIDDEN_ZONE; {from} of mission {})",
                         mission.file
@@ -115,7 +116,7 @@ fn zones_of(law: &Law) -> Vec<Zone> {
             zones.push(Zone {
                 pattern: Pattern::literal(zone),
                 verdict: Verdict::Blocked,
-                rule: "gantry.forbidden_zone",
+                rule: Rule::GantryForbiddenZone,
                 what: format!(
                     "the forbidden zone `{zone}` (GXT_FORBIDDEN_ZONE; the organisation policy)"
                 ),
@@ -125,7 +126,7 @@ fn zones_of(law: &Law) -> Vec<Zone> {
             zones.push(Zone {
                 pattern: Pattern::literal(zone),
                 verdict: Verdict::Blocked,
-                rule: "cage.manifest_forbidden_zone",
+                rule: Rule::CageManifestForbiddenZone,
                 what: format!(
                     "the forbidden zone `{zone}` of skill {skill} ({}, cage built-in rule manifest_forbidden_zone)",
                     gantry.manifest
@@ -137,7 +138,7 @@ fn zones_of(law: &Law) -> Vec<Zone> {
         zones.push(Zone {
             pattern: Pattern::glob(&protect.glob),
             verdict: protect.verdict,
-            rule: "cage.cage_protect",
+            rule: Rule::CageCageProtect,
             what: format!(
                 "the path the project protects (.cage.yaml protect: {})",
                 protect.written
@@ -190,7 +191,7 @@ fn out_of_area(law: &Law, rel: &str, kinds: &[Pattern], tool: &str, shown: &str)
     });
     outside.then(|| Hit {
         verdict: Verdict::Blocked,
-        rule: "cage.out_of_scope".to_string(),
+        rule: Rule::CageOutOfScope,
         reason: format!(
             "`{tool}` rewrites files beneath `{}`, outside the task's area ({}) (.cage.yaml allow_only)",
             crate::limits::clip(shown, 120),
@@ -227,7 +228,7 @@ fn out_of_roots(law: &Law, rel: &str, kinds: &[Pattern], tool: &str, shown: &str
     let names: Vec<&str> = mission.roots.iter().map(|(r, _)| r.as_str()).collect();
     outside.then(|| Hit {
         verdict: Verdict::Signed,
-        rule: "gantry.outside_roots".to_string(),
+        rule: Rule::GantryOutsideRoots,
         reason: format!(
             "`{tool}` rewrites files beneath `{}`, outside mission {}'s edit roots ({})",
             crate::limits::clip(shown, 120),

@@ -7,6 +7,7 @@
 //! [`FrozenCommand`].
 
 use super::spot::Reach;
+use crate::rule_id::Rule;
 use crate::rules::{FROZEN_COMMANDS, FrozenCommand, FrozenRest, LOCK_SAFE_FLAGS, READ_ONLY_FLAGS};
 use crate::shell::Word;
 
@@ -49,7 +50,7 @@ pub fn frozen_command(verb: &str, args: &[Word]) -> Option<&'static FrozenComman
         && args.first().is_some_and(|a| a.value == "-m")
         && let Some(module) = args.get(1)
     {
-        return frozen_command(&module.value, &args[2..]);
+        return frozen_command(&module.value, args.get(2..).unwrap_or_default());
     }
     if verb == "corepack"
         && let Some(manager) = args.first().filter(|a| {
@@ -59,11 +60,11 @@ pub fn frozen_command(verb: &str, args: &[Word]) -> Option<&'static FrozenComman
             )
         })
     {
-        return frozen_command(&manager.value, &args[1..]);
+        return frozen_command(&manager.value, args.get(1..).unwrap_or_default());
     }
     // `yarn workspace web add x` is `yarn add x` in a workspace.
     if verb == "yarn" && args.first().is_some_and(|a| a.value == "workspace") && args.len() > 2 {
-        return frozen_command(verb, &args[2..]);
+        return frozen_command(verb, args.get(2..).unwrap_or_default());
     }
     let reading = Reading::of(verb, args);
     // A global install (`npm install -g tsc`) changes no project file.
@@ -102,21 +103,22 @@ fn matching(words: &[&str], options: &[&str], skip: usize) -> Option<&'static Fr
         if entry_verb != verb || rest.len() < entry_rest.len() {
             return false;
         }
-        if rest[..entry_rest.len()] != *entry_rest {
+        let Some((head, tail)) = rest.split_at_checked(entry_rest.len()) else {
+            return false;
+        };
+        if head != entry_rest {
             return false;
         }
         // `.` is the project itself, not a package (`pip install .`).
-        let extra = rest[entry_rest.len()..]
-            .iter()
-            .filter(|w| !matches!(**w, "." | "./"))
-            .count();
+        let extra = tail.iter().filter(|w| !matches!(**w, "." | "./")).count();
         let fits = match c.rest {
             FrozenRest::Nothing => extra == 0,
             FrozenRest::Package => extra > 0,
             FrozenRest::Any => true,
         };
         let given = c.options.is_empty() || options.iter().any(|o| c.options.contains(o));
-        let safe = c.rule == "cage.lockfile" && options.iter().any(|o| LOCK_SAFE_FLAGS.contains(o));
+        let safe =
+            c.rule == Rule::CageLockfile && options.iter().any(|o| LOCK_SAFE_FLAGS.contains(o));
         fits && given && !safe
     })
 }
@@ -155,7 +157,7 @@ impl<'a> Reading<'a> {
             options.extend(before.unknown.iter().map(|&i| word(i)));
             shifted |= !before.unknown.is_empty();
             let Some((sub, i, offset, next)) = place.and_then(|(i, offset, next)| {
-                let name = argv[i].value.get(offset..)?;
+                let name = argv.get(i)?.value.get(offset..)?;
                 spec.sub(name).map(|sub| (sub, i, offset, next))
             }) else {
                 break;
@@ -224,7 +226,7 @@ mod tests {
     #[test]
     fn frozen_commands() {
         let words = |s: &str| s.split(' ').map(Word::literal).collect::<Vec<_>>();
-        let rule = |verb: &str, args: &str| frozen_command(verb, &words(args)).map(|c| c.rule);
+        let rule = |verb: &str, args: &str| frozen_command(verb, &words(args)).map(|c| c.rule.id());
         assert_eq!(
             rule("npm", "install lodash"),
             Some("cage.dependency_manifest")
@@ -250,7 +252,7 @@ mod tests {
         assert_eq!(rule("cargo", "build"), None);
         assert_eq!(rule("yarn", "test"), None);
         assert_eq!(
-            frozen_command("yarn", &[]).map(|c| c.rule),
+            frozen_command("yarn", &[]).map(|c| c.rule.id()),
             Some("cage.lockfile")
         );
     }
@@ -258,7 +260,7 @@ mod tests {
     #[test]
     fn frozen_commands_are_read_past_their_options() {
         let words = |s: &str| s.split(' ').map(Word::literal).collect::<Vec<_>>();
-        let rule = |verb: &str, args: &str| frozen_command(verb, &words(args)).map(|c| c.rule);
+        let rule = |verb: &str, args: &str| frozen_command(verb, &words(args)).map(|c| c.rule.id());
         let manifest = Some("cage.dependency_manifest");
         assert_eq!(rule("npm", "--prefix . install x"), manifest);
         assert_eq!(rule("npm", "-w pkg install x"), manifest);

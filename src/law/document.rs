@@ -509,6 +509,7 @@ impl Seed<'_> {
 }
 
 #[cfg(test)]
+#[allow(clippy::indexing_slicing)]
 mod tests {
     use super::*;
 

@@ -17,19 +17,20 @@ use super::judge::{add, covers};
 use super::resolve::{Repository, pointed_git_dir};
 use super::spot::Spot;
 use super::{Hit, Law};
+use crate::rule_id::Rule;
 use crate::rules::{PROTECTED_RULES, ProtectedRule};
 use crate::verdict::Verdict;
 use std::path::{Path, PathBuf};
 
 /// The rule id of git control.
-pub const RULE: &str = "cage.git_control";
+pub const RULE: Rule = Rule::CageGitControl;
 
 /// The name git looks for in every folder: a folder, or a `gitdir:` file.
 const DOT_GIT: &str = ".git";
 
 /// The built-in git-control rule of `rules/law.json`.
 pub fn rule() -> Option<&'static ProtectedRule> {
-    PROTECTED_RULES.iter().find(|r| r.id == RULE)
+    PROTECTED_RULES.iter().find(|r| r.rule == RULE)
 }
 
 /// The table's paths inside a git folder (`config`, `hooks`,

@@ -135,7 +135,7 @@ impl Pattern {
                 .zip(&self.toks)
                 .all(|(c, t)| *t == Tok::Char(c));
         starts.then(|| Pattern {
-            toks: self.toks[n..].to_vec(),
+            toks: self.toks.get(n..).unwrap_or_default().to_vec(),
             hidden_dots: self.hidden_dots,
             exact_case: self.exact_case,
         })
@@ -314,11 +314,10 @@ fn compile_glob(text: &str) -> Vec<Tok> {
     let chars: Vec<char> = text.chars().collect();
     let mut toks = Vec::with_capacity(chars.len());
     let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
+    while let Some(&c) = chars.get(i) {
         match c {
             '*' if chars.get(i + 1) == Some(&'*') => {
-                let at_start = i == 0 || chars[i - 1] == '/';
+                let at_start = i == 0 || chars.get(i - 1) == Some(&'/');
                 let mut end = i + 2;
                 while chars.get(end) == Some(&'*') {
                     end += 1;
@@ -351,7 +350,7 @@ fn compile_glob(text: &str) -> Vec<Tok> {
                 toks.push(Tok::Char('['));
             }
             '\\' if i + 1 < chars.len() => {
-                toks.push(Tok::Char(chars[i + 1]));
+                toks.extend(chars.get(i + 1).map(|&escaped| Tok::Char(escaped)));
                 i += 2;
                 continue;
             }
@@ -372,13 +371,13 @@ fn parse_class(chars: &[char], start: usize) -> Option<(Tok, usize)> {
     }
     let mut ranges = Vec::new();
     let first = i;
-    while i < chars.len() {
-        let c = chars[i];
+    while let Some(&c) = chars.get(i) {
         if c == ']' && i > first {
             return Some((Tok::Class(ranges, negated), i + 1));
         }
-        if chars.get(i + 1) == Some(&'-') && chars.get(i + 2).is_some_and(|e| *e != ']') {
-            let end = chars[i + 2];
+        if chars.get(i + 1) == Some(&'-')
+            && let Some(&end) = chars.get(i + 2).filter(|e| **e != ']')
+        {
             ranges.push((c.to_ascii_lowercase(), end.to_ascii_lowercase()));
             ranges.push((c.to_ascii_uppercase(), end.to_ascii_uppercase()));
             i += 3;
@@ -418,7 +417,7 @@ impl Quick {
                 || p.len() > folder.len()
                     && p.get(..folder.len())
                         .is_some_and(|h| h.eq_ignore_ascii_case(folder))
-                    && p.as_bytes()[folder.len()] == b'/'
+                    && p.as_bytes().get(folder.len()) == Some(&b'/')
         };
         match self {
             Quick::Path(p) => inside(p),
@@ -436,7 +435,7 @@ impl Quick {
             Quick::Path(p) => {
                 path.get(..p.len())
                     .is_some_and(|head| head.eq_ignore_ascii_case(p))
-                    && (path.len() == p.len() || path.as_bytes()[p.len()] == b'/')
+                    && (path.len() == p.len() || path.as_bytes().get(p.len()) == Some(&b'/'))
             }
             Quick::Name(n) => path
                 .split('/')
@@ -444,11 +443,12 @@ impl Quick {
             Quick::Segments(run) => {
                 let bytes = path.as_bytes();
                 (0..=path.len().saturating_sub(run.len())).any(|at| {
-                    (at == 0 || bytes[at - 1] == b'/')
+                    (at == 0 || bytes.get(at - 1) == Some(&b'/'))
                         && path
                             .get(at..at + run.len())
                             .is_some_and(|part| part.eq_ignore_ascii_case(run))
-                        && (at + run.len() == path.len() || bytes[at + run.len()] == b'/')
+                        && (at + run.len() == path.len()
+                            || bytes.get(at + run.len()) == Some(&b'/'))
                 })
             }
             Quick::NameGlob(name) => path.split('/').any(|segment| name.matches(segment)),
@@ -507,11 +507,13 @@ pub fn intersects(a: &Pattern, b: &Pattern) -> bool {
     let mut seen = vec![false; (la + 1) * (lb + 1) * 2];
     let mut stack = vec![(0usize, 0usize, true)];
     while let Some((i, j, start)) = stack.pop() {
-        let key = index(i, j, start);
-        if seen[key] {
+        let Some(visited) = seen.get_mut(index(i, j, start)) else {
+            continue;
+        };
+        if *visited {
             continue;
         }
-        seen[key] = true;
+        *visited = true;
         if i == la && j == lb {
             return true;
         }
@@ -522,14 +524,15 @@ pub fn intersects(a: &Pattern, b: &Pattern) -> bool {
         for nj in empty_moves(&b.toks, j) {
             stack.push((i, nj, start));
         }
-        if i == la || j == lb {
+        // At the end of either pattern, nothing more is consumed.
+        let (Some(ta), Some(tb)) = (a.toks.get(i), b.toks.get(j)) else {
             continue;
-        }
-        if a.toks[i] == Tok::Dirs || b.toks[j] == Tok::Dirs {
+        };
+        if *ta == Tok::Dirs || *tb == Tok::Dirs {
             // `Dirs` consumes nothing itself; its moves are above.
             continue;
         }
-        let (sa, sb) = (set_of(&a.toks[i]), set_of(&b.toks[j]));
+        let (sa, sb) = (set_of(ta), set_of(tb));
         // The characters both may consume, sorted into `/`, `.` and others.
         let mut choices: [Option<char>; 3] = [None; 3];
         match (sa, sb) {
@@ -587,14 +590,14 @@ fn set_of(tok: &Tok) -> Set<'_> {
 
 /// A shell wildcard at the start of a segment does not match a hidden name.
 fn hides_dot(p: &Pattern, i: usize) -> bool {
-    p.hidden_dots && matches!(p.toks[i], Tok::Star | Tok::One | Tok::Class(..))
+    p.hidden_dots && matches!(p.toks.get(i), Some(Tok::Star | Tok::One | Tok::Class(..)))
 }
 
 /// Where step `i` may go after consuming `c`: up to two positions.
 fn next_of(toks: &[Tok], i: usize, c: char) -> impl Iterator<Item = usize> {
-    let (stay, advance) = match toks[i] {
-        Tok::Star | Tok::Any => (true, false),
-        Tok::DirsBody => (true, c == '/'),
+    let (stay, advance) = match toks.get(i) {
+        Some(Tok::Star | Tok::Any) => (true, false),
+        Some(Tok::DirsBody) => (true, c == '/'),
         _ => (false, true),
     };
     stay.then_some(i)

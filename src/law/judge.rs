@@ -8,6 +8,7 @@
 use super::glob::{Pattern, Quick, intersects};
 use super::spot::{Reach, Spot};
 use super::{Hit, Law, gitignore, policy, trust_hit};
+use crate::rule_id::Rule;
 use crate::rules::PROTECTED_RULES;
 use crate::verdict::Verdict;
 use std::path::Path;
@@ -18,7 +19,7 @@ const TRUST_NOTE: &str = ".veritas-kanban/workspace-trust.json";
 pub(super) fn unresolved_hit(spot: &Spot, could_be: &str) -> Hit {
     Hit {
         verdict: Verdict::Signed,
-        rule: "write.unresolved".to_string(),
+        rule: Rule::WriteUnresolved,
         reason: format!(
             "the write target `{}` is only known when the command runs, and could be {could_be}",
             crate::limits::clip(&spot.shown, 80)
@@ -207,22 +208,24 @@ pub fn home_hits(spot: &Spot, home: Option<&Path>) -> Vec<Hit> {
     rules.dedup();
     let mut hits = Vec::new();
     for i in rules {
-        let rule = &PROTECTED_RULES[i];
-        let Some(verdict) = rule.verdict else {
+        let Some((rule, verdict)) = PROTECTED_RULES
+            .get(i)
+            .and_then(|rule| Some((rule, rule.verdict?)))
+        else {
             continue;
         };
         add(
             &mut hits,
             spot,
             verdict,
-            rule.id,
+            rule.rule,
             rule.what,
             rule.source,
             rule.remediation,
         );
     }
     if unresolved && !hits.is_empty() {
-        let could_be: Vec<&str> = hits.iter().map(|h| h.rule.as_str()).collect();
+        let could_be: Vec<&str> = hits.iter().map(|h| h.rule.id()).collect();
         return vec![unresolved_hit(
             spot,
             &format!("a protected path ({})", could_be.join(", ")),
@@ -233,7 +236,7 @@ pub fn home_hits(spot: &Spot, home: Option<&Path>) -> Vec<Hit> {
 
 /// The built-in BLOCKED rule that already covers a root-relative literal
 /// path, if any (a `.cage.yaml` `report` entry there would weaken it).
-pub fn builtin_revert_rule(path: &str) -> Option<&'static str> {
+pub fn builtin_revert_rule(path: &str) -> Option<Rule> {
     let spot = Pattern::literal(path);
     PROTECTED_RULES
         .iter()
@@ -248,7 +251,7 @@ pub fn builtin_revert_rule(path: &str) -> Option<&'static str> {
                     None => covers(pattern, &spot, Reach::Path, false),
                 })
         })
-        .map(|(rule, _)| rule.id)
+        .map(|(rule, _)| rule.rule)
 }
 
 /// A built-in rule's pattern: root-relative in a repository; outside every
@@ -285,7 +288,7 @@ pub(super) fn add(
     hits: &mut Vec<Hit>,
     spot: &Spot,
     verdict: Verdict,
-    rule: &str,
+    rule: Rule,
     what: &str,
     source: &str,
     remediation: &str,
@@ -307,7 +310,7 @@ pub(super) fn add(
     };
     hits.push(Hit {
         verdict,
-        rule: rule.to_string(),
+        rule,
         reason,
         remediation: remediation.to_string(),
     });
@@ -347,7 +350,7 @@ pub(super) fn judge_form(law: Option<&Law>, rel: &Pattern, spot: &Spot, hits: &m
                 hits,
                 spot,
                 verdict,
-                rule.id,
+                rule.rule,
                 rule.what,
                 rule.source,
                 rule.remediation,
@@ -366,7 +369,7 @@ pub(super) fn judge_form(law: Option<&Law>, rel: &Pattern, spot: &Spot, hits: &m
             hits,
             spot,
             hit.verdict,
-            &hit.rule,
+            hit.rule,
             "inside a workspace whose trust is narrowed",
             TRUST_NOTE,
             &hit.remediation,
@@ -388,7 +391,7 @@ pub(super) fn judge_form(law: Option<&Law>, rel: &Pattern, spot: &Spot, hits: &m
                 hits,
                 spot,
                 protect.verdict,
-                "cage.cage_protect",
+                Rule::CageCageProtect,
                 &format!("protected by the project ({mode})"),
                 &format!(".cage.yaml protect: {}", protect.written),
                 "The project protects this path (.cage.yaml); leave it unchanged, or ask the person.",
@@ -406,7 +409,7 @@ pub(super) fn judge_form(law: Option<&Law>, rel: &Pattern, spot: &Spot, hits: &m
         if !hits.iter().any(|h| h.rule == rule) {
             hits.push(Hit {
                 verdict: Verdict::Blocked,
-                rule: rule.to_string(),
+                rule,
                 reason: format!(
                     "{} {}; until it is fixed, every write in the repository is blocked (the strictest reading)",
                     problem.file, problem.message
@@ -424,7 +427,7 @@ pub(super) fn judge_form(law: Option<&Law>, rel: &Pattern, spot: &Spot, hits: &m
 /// The rule id of a write to a mission file: SIGNED when its new content
 /// is unknown, BLOCKED when it changes the mission's law (see
 /// `engine::law::evaluate_edit_with`).
-pub const MISSION_CONTRACT_RULE: &str = "gantry.mission_contract";
+pub const MISSION_CONTRACT_RULE: Rule = Rule::GantryMissionContract;
 
 /// Writes that would change gantry's law, with or without gantry in the
 /// repository (outside every repository, `law` is `None` and the paths are
@@ -470,7 +473,7 @@ fn judge_law_files(law: Option<&Law>, rel: &Pattern, spot: &Spot, hits: &mut Vec
                 hits,
                 spot,
                 Verdict::Blocked,
-                "gantry.policy_file",
+                Rule::GantryPolicyFile,
                 what,
                 "gantry: only the person changes the law",
                 "gantry's manifest, its policy bundle and the mission pin are the person's law: do not change them by any route. Say what should change and why, and let the person do it.",
@@ -493,7 +496,7 @@ fn judge_law_files(law: Option<&Law>, rel: &Pattern, spot: &Spot, hits: &mut Vec
                 hits,
                 spot,
                 Verdict::Blocked,
-                "gantry.policy_file",
+                Rule::GantryPolicyFile,
                 "a folder that would hold gantry's law, made here with content the law cannot see",
                 "gantry: only the person changes the law",
                 "gantry's folders are the person's to create (gantry init); write inside them only where the law allows.",
@@ -534,11 +537,11 @@ fn mission_file_hit(spot: &Spot, hits: &mut Vec<Hit>) {
 
 /// The rule that blocks every write when a policy file is invalid (the
 /// trust file instead denies every request).
-pub fn problem_rule(file: &str) -> Option<&'static str> {
+pub fn problem_rule(file: &str) -> Option<Rule> {
     match file {
-        policy::CAGE_FILE => Some("cage.cage_config"),
-        policy::MANIFEST_YAML | policy::MANIFEST_JSON => Some("cage.manifest_forbidden_zone"),
-        policy::ACTIVE_MISSION | policy::POLICY_POINTER => Some("gantry.forbidden_zone"),
+        policy::CAGE_FILE => Some(Rule::CageCageConfig),
+        policy::MANIFEST_YAML | policy::MANIFEST_JSON => Some(Rule::CageManifestForbiddenZone),
+        policy::ACTIVE_MISSION | policy::POLICY_POINTER => Some(Rule::GantryForbiddenZone),
         _ => None,
     }
 }
@@ -548,14 +551,14 @@ pub fn problem_rule(file: &str) -> Option<&'static str> {
 /// `gantry.policy_too_large`; the trust file's is `trust.policy_too_large`,
 /// which denies every request, see `law::trust_hit`), any other problem
 /// the rule of [`problem_rule`].
-pub fn rule_of_problem(problem: &policy::Problem) -> Option<&'static str> {
+pub fn rule_of_problem(problem: &policy::Problem) -> Option<Rule> {
     if problem.kind != policy::ProblemKind::TooLarge {
         return problem_rule(problem.file);
     }
     match problem.file {
-        policy::CAGE_FILE => Some("cage.policy_too_large"),
+        policy::CAGE_FILE => Some(Rule::CagePolicyTooLarge),
         policy::TRUST_FILE => None,
-        _ => Some("gantry.policy_too_large"),
+        _ => Some(Rule::GantryPolicyTooLarge),
     }
 }
 
@@ -585,7 +588,7 @@ fn judge_gantry(gantry: &policy::Gantry, rel: &Pattern, spot: &Spot, hits: &mut 
             hits,
             spot,
             Verdict::Blocked,
-            "gantry.forbidden_zone",
+            Rule::GantryForbiddenZone,
             &format!("inside the forbidden zone `{zone}` (GXT_FORBIDDEN_ZONE)"),
             &format!("{from} of mission {} for skill {}", m.file, m.skill),
             "Forbidden zones must not be touched: stop and escalate to the Planner, or fail the task. Do not write there by another route.",
@@ -596,7 +599,7 @@ fn judge_gantry(gantry: &policy::Gantry, rel: &Pattern, spot: &Spot, hits: &mut 
             hits,
             spot,
             Verdict::Blocked,
-            "gantry.forbidden_zone",
+            Rule::GantryForbiddenZone,
             &format!("inside the forbidden zone `{zone}` (GXT_FORBIDDEN_ZONE)"),
             "the organisation policy's forbidden_zones_add",
             "Forbidden zones must not be touched: stop and escalate to the Planner, or fail the task.",
@@ -607,7 +610,7 @@ fn judge_gantry(gantry: &policy::Gantry, rel: &Pattern, spot: &Spot, hits: &mut 
             hits,
             spot,
             Verdict::Blocked,
-            "cage.manifest_forbidden_zone",
+            Rule::CageManifestForbiddenZone,
             &format!("inside the forbidden zone `{zone}` of skill {skill} (GXT_FORBIDDEN_ZONE)"),
             &format!(
                 "{}, cage built-in rule manifest_forbidden_zone",
@@ -625,7 +628,7 @@ fn judge_gantry(gantry: &policy::Gantry, rel: &Pattern, spot: &Spot, hits: &mut 
             hits,
             spot,
             Verdict::Signed,
-            "gantry.perimeter_protected",
+            Rule::GantryPerimeterProtected,
             &format!("perimeter-protected (`{glob}`): changes need a Planner-stamped commit"),
             &gantry.manifest,
             "Perimeter files change through the Planner; propose the change instead of making it.",
@@ -657,7 +660,7 @@ fn judge_gantry(gantry: &policy::Gantry, rel: &Pattern, spot: &Spot, hits: &mut 
         let roots: Vec<&str> = m.roots.iter().map(|(r, _)| r.as_str()).collect();
         hits.push(Hit {
             verdict: Verdict::Signed,
-            rule: "gantry.outside_roots".to_string(),
+            rule: Rule::GantryOutsideRoots,
             reason: format!(
                 "writes `{}`, outside mission {}'s edit roots ({}; from the {})",
                 crate::limits::clip(&spot.shown, 120),
@@ -714,7 +717,7 @@ fn judge_scope(law: &Law, rel: &Pattern, spot: &Spot, hits: &mut Vec<Hit>) {
         hits,
         spot,
         Verdict::Blocked,
-        "cage.out_of_scope",
+        Rule::CageOutOfScope,
         &format!("outside the task's area ({})", area.join(", ")),
         ".cage.yaml allow_only",
         "Stay inside the task's area (.cage.yaml allow_only); if the work needs this file, ask the person to widen the area.",

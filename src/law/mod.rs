@@ -21,6 +21,7 @@
 //! commands reach, `policy` and `document` read the policy files, `glob`
 //! matches, `resolve` and `gitignore` read the filesystem, `show` prints the
 //! law for `portcullis policy`.
+#![deny(clippy::indexing_slicing)]
 
 mod below;
 mod commands;
@@ -35,6 +36,7 @@ pub mod resolve;
 pub mod show;
 mod spot;
 
+use crate::rule_id::Rule;
 pub use commands::{frozen_command, reach_of};
 pub use judge::{
     HOME_PREFIX, MISSION_CONTRACT_RULE, builtin_revert_rule, home_hits, problem_rule,
@@ -211,7 +213,15 @@ impl Laws {
     /// The law of the working folder's repository.
     pub fn home(&mut self) -> Option<&Law> {
         self.load_home();
-        self.home_index().map(|i| &self.laws[i])
+        self.home_index().and_then(|i| self.laws.get(i))
+    }
+
+    /// Law `i`, an index [`Laws::push`], [`Laws::for_path`] or
+    /// [`Laws::home_index`] gave out.
+    // In bounds: each index was below `laws.len()` when given out, and no law is ever removed.
+    #[allow(clippy::indexing_slicing)]
+    fn law(&self, i: usize) -> &Law {
+        &self.laws[i]
     }
 
     fn load_home(&mut self) {
@@ -248,7 +258,7 @@ impl Laws {
         // first folder that does not exist (nothing below it does): a
         // deep path costs one look per existing folder, not per ancestor.
         let start = path.parent().unwrap_or(path);
-        let base = best.map_or_else(|| PathBuf::from("/"), |i| self.laws[i].repo.root.clone());
+        let base = best.map_or_else(|| PathBuf::from("/"), |i| self.law(i).repo.root.clone());
         let mut nested = None;
         if best.is_none() && std::fs::symlink_metadata(base.join(".git")).is_ok() {
             nested = Some(base.clone());
@@ -285,7 +295,7 @@ impl Laws {
     /// repository keeps the law of each one that contains it. Remembered per
     /// root: at most a few looks per folder above it, once.
     fn outer_of(&mut self, i: usize) -> Vec<usize> {
-        let root = self.laws[i].repo.root.clone();
+        let root = self.law(i).repo.root.clone();
         let roots = match self.outer.get(&root) {
             Some(known) => known.clone(),
             None => {
@@ -340,7 +350,7 @@ impl Laws {
                 found
             }
         };
-        trust_hit(&self.laws[strictest?], verdict)
+        trust_hit(self.laws.get(strictest?)?, verdict)
     }
 
     /// The trust finding for a path a command reads or runs in (`cat
@@ -401,8 +411,8 @@ impl Laws {
         }
         chain
             .into_iter()
-            .filter(|&i| self.laws[i].policy.trust != Trust::Trusted)
-            .max_by_key(|&i| self.laws[i].policy.trust == Trust::Denied)
+            .filter(|&i| self.law(i).policy.trust != Trust::Trusted)
+            .max_by_key(|&i| self.law(i).policy.trust == Trust::Denied)
     }
 
     /// Whether dependencies are frozen by any law containing the working
@@ -414,7 +424,7 @@ impl Laws {
         };
         let mut chain = vec![home];
         chain.extend(self.outer_of(home));
-        chain.iter().any(|&i| self.laws[i].frozen())
+        chain.iter().any(|&i| self.law(i).frozen())
     }
 
     /// Protected files that are the same file as `path` (a hard link: the
@@ -449,7 +459,7 @@ impl Laws {
             }
         }
         for &i in &chain {
-            let law = &self.laws[i];
+            let law = self.law(i);
             let root = &law.repo.root;
             let literal = |p: &str| !p.contains(['*', '?', '[']);
             for rule in crate::rules::PROTECTED_RULES.iter() {
@@ -539,7 +549,7 @@ impl Laws {
         if prefix.is_empty() || !prefix.starts_with('/') {
             return Some(form.clone());
         }
-        let law = &self.laws[i];
+        let law = self.law(i);
         let roots = std::iter::once(&law.repo.root).chain(law.repo.real_root.as_ref());
         for root in roots {
             let root_text = root.to_string_lossy();
@@ -583,8 +593,8 @@ impl Laws {
 pub struct Hit {
     /// The verdict.
     pub verdict: Verdict,
-    /// The rule id (`cage.secrets`, `gantry.forbidden_zone` …).
-    pub rule: String,
+    /// The rule (`cage.secrets`, `gantry.forbidden_zone` …).
+    pub rule: Rule,
     /// Why, naming the path and where the rule comes from.
     pub reason: String,
     /// What to do instead.
@@ -640,10 +650,10 @@ impl Laws {
             // A nested repository (or a project inside another's folder)
             // is judged by every law that contains it.
             for (j, outer) in self.outer_forms(index, form) {
-                judge_form(Some(&self.laws[j]), &outer, spot, &mut hits);
+                judge_form(Some(self.law(j)), &outer, spot, &mut hits);
             }
             match index {
-                Some(i) => judge_form(Some(&self.laws[i]), &rel, spot, &mut hits),
+                Some(i) => judge_form(Some(self.law(i)), &rel, spot, &mut hits),
                 None => {
                     unresolved |= !form.is_literal();
                     // Outside every repository only the named path is
@@ -662,9 +672,14 @@ impl Laws {
             // judged by its name.
             if spot.reach == Reach::Tree && form.is_literal() {
                 let dir = PathBuf::from(form.literal_prefix());
-                let home_root = self.home_index().map(|i| self.laws[i].repo.root.clone());
-                let in_home = home_root
-                    .is_some_and(|r| dir.starts_with(&r) && self.laws[0].repo.git_dir.is_some());
+                let home_root = self.home_index().map(|i| self.law(i).repo.root.clone());
+                let in_home = home_root.is_some_and(|r| {
+                    dir.starts_with(&r)
+                        && self
+                            .laws
+                            .first()
+                            .is_some_and(|home| home.repo.git_dir.is_some())
+                });
                 if in_home && dir.is_dir() {
                     let (files, repositories) = tree_listing(&dir);
                     for root in repositories {
@@ -678,9 +693,9 @@ impl Laws {
                         let file = Pattern::literal(&file.to_string_lossy());
                         let (index, rel) = self.relative_form(&file);
                         for (j, outer) in self.outer_forms(index, &file) {
-                            judge_form(Some(&self.laws[j]), &outer, &file_spot, &mut hits);
+                            judge_form(Some(self.law(j)), &outer, &file_spot, &mut hits);
                         }
-                        judge_form(index.map(|i| &self.laws[i]), &rel, &file_spot, &mut hits);
+                        judge_form(index.map(|i| self.law(i)), &rel, &file_spot, &mut hits);
                     }
                 }
             }
@@ -706,7 +721,7 @@ impl Laws {
             let mut could_be = hits
                 .iter()
                 .take(3)
-                .map(|h| h.rule.as_str())
+                .map(|h| h.rule.id())
                 .collect::<Vec<_>>()
                 .join(", ");
             if hits.len() > 3 {
@@ -736,7 +751,7 @@ impl Laws {
         };
         match self.for_path(&folder) {
             Some(i) => {
-                let law = &self.laws[i];
+                let law = self.law(i);
                 let roots = std::iter::once(&law.repo.root).chain(law.repo.real_root.as_ref());
                 for root in roots {
                     let root_text = root.to_string_lossy();
@@ -812,7 +827,7 @@ pub fn trust_hit(law: &Law, verdict: Verdict) -> Option<Hit> {
         Trust::Restricted if verdict == Verdict::Free => None,
         Trust::Restricted => Some(Hit {
             verdict: Verdict::Blocked,
-            rule: "trust.restricted".to_string(),
+            rule: Rule::TrustRestricted,
             reason: format!(
                 "the workspace's trust is restricted ({}): read-only, no network; only commands that change nothing may run",
                 policy::TRUST_FILE
@@ -822,11 +837,10 @@ pub fn trust_hit(law: &Law, verdict: Verdict) -> Option<Hit> {
         Trust::Denied => Some(Hit {
             verdict: Verdict::Blocked,
             rule: if too_large {
-                "trust.policy_too_large"
+                Rule::TrustPolicyTooLarge
             } else {
-                "trust.denied"
-            }
-            .to_string(),
+                Rule::TrustDenied
+            },
             reason: format!(
                 "the workspace's trust is denied{}: nothing may run here until an operator records a decision",
                 if why.is_empty() { format!(" ({})", policy::TRUST_FILE) } else { why }
@@ -837,6 +851,7 @@ pub fn trust_hit(law: &Law, verdict: Verdict) -> Option<Hit> {
 }
 
 #[cfg(test)]
+#[allow(clippy::indexing_slicing)]
 mod tests {
     use super::*;
 
@@ -891,7 +906,7 @@ mod tests {
     fn rules_hit(laws: &mut Laws, path: &str, reach: Reach) -> Vec<(String, Verdict)> {
         laws.judge(&spot(path, reach))
             .into_iter()
-            .map(|h| (h.rule, h.verdict))
+            .map(|h| (h.rule.id().to_string(), h.verdict))
             .collect()
     }
 

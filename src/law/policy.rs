@@ -381,7 +381,7 @@ pub fn normalise_entry(value: &str, what: &str) -> Result<String, String> {
         v = rest.to_string();
     }
     let v = v.trim_end_matches('/').to_string();
-    let drive = v.len() >= 2 && v.as_bytes()[1] == b':' && v.as_bytes()[0].is_ascii_alphabetic();
+    let drive = matches!(v.as_bytes(), [letter, b':', ..] if letter.is_ascii_alphabetic());
     if v.is_empty()
         || v == "."
         || v.starts_with('/')
@@ -535,7 +535,7 @@ fn protect_entry(item: &Node, default_mode: Verdict) -> Result<Protect, String> 
 
 /// The built-in revert rule a `report` entry would weaken: one that already
 /// covers the entry's fixed part (the text before its first wildcard).
-fn weakened_builtin(glob: &str) -> Option<&'static str> {
+fn weakened_builtin(glob: &str) -> Option<crate::rule_id::Rule> {
     let fixed_end = glob.find(['*', '?', '[']).unwrap_or(glob.len());
     let fixed = glob[..fixed_end].trim_end_matches('/');
     if fixed.is_empty() {
@@ -833,7 +833,9 @@ pub fn mission_law(text: Option<&str>) -> Result<Node, String> {
 pub fn under(path: &str, root: &str) -> bool {
     let root = root.trim_end_matches('/');
     path == root
-        || path.len() > root.len() && path.starts_with(root) && path.as_bytes()[root.len()] == b'/'
+        || path.len() > root.len()
+            && path.starts_with(root)
+            && path.as_bytes().get(root.len()) == Some(&b'/')
 }
 
 /// Reads the workspace-trust project maximum (strict schema).
@@ -871,6 +873,7 @@ fn trust_of(doc: &Node) -> Result<Trust, String> {
 }
 
 #[cfg(test)]
+#[allow(clippy::indexing_slicing)]
 mod tests {
     use super::*;
 

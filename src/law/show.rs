@@ -8,6 +8,7 @@ use super::Law;
 use super::policy::{
     ACTIVE_MISSION, CAGE_FILE, MANIFEST_JSON, MANIFEST_YAML, POLICY_POINTER, TRUST_FILE, Trust,
 };
+use crate::rule_id::{Family, Rule};
 use crate::rules::PROTECTED_RULES;
 use crate::verdict::Verdict;
 use serde_json::{Value, json};
@@ -19,8 +20,8 @@ pub struct Row {
     pub builtin: bool,
     /// The verdict of a write there (or of a request, for trust).
     pub verdict: Verdict,
-    /// The rule id.
-    pub rule: String,
+    /// The rule.
+    pub rule: Rule,
     /// The path, glob, zone or root (root-relative), or what it covers.
     pub path: String,
     /// Where it comes from.
@@ -32,14 +33,14 @@ impl Law {
     pub fn rows(&self) -> Vec<Row> {
         let mut rows = Vec::new();
         let frozen = self.frozen();
-        let mut push = |verdict, rule: &str, path: String, source: String| {
-            let builtin = rule.starts_with("trust.")
-                && !matches!(rule, "trust.restricted" | "trust.denied")
+        let mut push = |verdict, rule: Rule, path: String, source: String| {
+            let builtin = rule.family() == Family::Trust
+                && !matches!(rule, Rule::TrustRestricted | Rule::TrustDenied)
                 || source.contains("built-in rule");
             rows.push(Row {
                 builtin,
                 verdict,
-                rule: rule.to_string(),
+                rule,
                 path,
                 source,
             });
@@ -62,7 +63,12 @@ impl Law {
                 rule.source.to_string()
             };
             for path in rule.paths {
-                push(verdict, rule.id, format!("{path}{except}"), source.clone());
+                push(
+                    verdict,
+                    rule.rule,
+                    format!("{path}{except}"),
+                    source.clone(),
+                );
             }
         }
         for (path, source) in super::gitctl::rows(&self.repo) {
@@ -72,7 +78,7 @@ impl Law {
         for protect in &policy.cage.protect {
             push(
                 protect.verdict,
-                "cage.cage_protect",
+                Rule::CageCageProtect,
                 protect.glob.clone(),
                 format!("{CAGE_FILE} protect: {}", protect.written),
             );
@@ -80,7 +86,7 @@ impl Law {
         if !policy.cage.allow_only.is_empty() {
             push(
                 Verdict::Blocked,
-                "cage.out_of_scope",
+                Rule::CageOutOfScope,
                 format!(
                     "everything git would track outside {}",
                     policy.cage.allow_only.join(", ")
@@ -93,7 +99,7 @@ impl Law {
                 for (zone, from) in &m.zones {
                     push(
                         Verdict::Blocked,
-                        "gantry.forbidden_zone",
+                        Rule::GantryForbiddenZone,
                         zone.clone(),
                         format!("mission {}, from the {from} (skill {})", m.file, m.skill),
                     );
@@ -102,7 +108,7 @@ impl Law {
                     let roots: Vec<&str> = m.roots.iter().map(|(r, _)| r.as_str()).collect();
                     push(
                         Verdict::Signed,
-                        "gantry.outside_roots",
+                        Rule::GantryOutsideRoots,
                         format!("everything outside {} (and .gitagent/)", roots.join(", ")),
                         format!(
                             "mission {} (edit roots from the {})",
@@ -115,7 +121,7 @@ impl Law {
             for zone in &gantry.org_zones {
                 push(
                     Verdict::Blocked,
-                    "gantry.forbidden_zone",
+                    Rule::GantryForbiddenZone,
                     zone.clone(),
                     format!("organisation policy ({POLICY_POINTER})"),
                 );
@@ -123,7 +129,7 @@ impl Law {
             for (zone, skill) in &gantry.all_zones {
                 push(
                     Verdict::Blocked,
-                    "cage.manifest_forbidden_zone",
+                    Rule::CageManifestForbiddenZone,
                     zone.clone(),
                     format!("{} skill {skill}", gantry.manifest),
                 );
@@ -131,7 +137,7 @@ impl Law {
             for glob in &gantry.perimeter {
                 push(
                     Verdict::Signed,
-                    "gantry.perimeter_protected",
+                    Rule::GantryPerimeterProtected,
                     glob.clone(),
                     format!("{} perimeter_protected", gantry.manifest),
                 );
@@ -154,13 +160,13 @@ impl Law {
             Trust::Trusted => {}
             Trust::Restricted => push(
                 Verdict::Blocked,
-                "trust.restricted",
+                Rule::TrustRestricted,
                 "every request that is not FREE".into(),
                 TRUST_FILE.into(),
             ),
             Trust::Denied => push(
                 Verdict::Blocked,
-                "trust.denied",
+                Rule::TrustDenied,
                 "every request".into(),
                 TRUST_FILE.into(),
             ),
@@ -220,7 +226,7 @@ impl Law {
             ));
         }
         let rows = self.rows();
-        let rule_width = rows.iter().map(|r| r.rule.len()).max().unwrap_or(0);
+        let rule_width = rows.iter().map(|r| r.rule.id().len()).max().unwrap_or(0);
         let path_width = rows
             .iter()
             .map(|r| r.path.chars().count())
@@ -267,7 +273,7 @@ impl Law {
                 "zones": m.zones.iter().map(|(z, from)| json!({"path": z, "from": from})).collect::<Vec<_>>(),
             })),
             "rows": self.rows().into_iter().map(|r| json!({
-                "verdict": r.verdict.as_str(), "rule": r.rule, "path": r.path, "source": r.source, "builtin": r.builtin,
+                "verdict": r.verdict.as_str(), "rule": r.rule.id(), "path": r.path, "source": r.source, "builtin": r.builtin,
             })).collect::<Vec<_>>(),
         })
     }

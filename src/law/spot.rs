@@ -201,14 +201,15 @@ pub(super) fn pattern_of_unknown(
         }
         text.clear();
     };
-    while i < chars.len() {
-        let c = chars[i];
+    while let Some(&c) = chars.get(i) {
+        let here = chars.get(i..).unwrap_or_default();
         let unknown_len = match c {
-            '$' => unknown_length(&chars[i..]),
-            '`' => chars[i + 1..]
+            '$' => unknown_length(here),
+            '`' => here
                 .iter()
+                .skip(1)
                 .position(|&c| c == '`')
-                .map_or(chars.len() - i, |p| p + 2),
+                .map_or(here.len(), |p| p + 2),
             _ => 0,
         };
         if unknown_len > 0 {
@@ -228,12 +229,8 @@ pub(super) fn pattern_of_unknown(
 /// is literal).
 fn unknown_length(chars: &[char]) -> usize {
     match chars.get(1) {
-        Some('{') | Some('(') => {
-            let (open, close) = if chars[1] == '{' {
-                ('{', '}')
-            } else {
-                ('(', ')')
-            };
+        Some(&open @ ('{' | '(')) => {
+            let close = if open == '{' { '}' } else { ')' };
             let mut depth = 0;
             for (i, &c) in chars.iter().enumerate().skip(1) {
                 if c == open {
@@ -248,8 +245,9 @@ fn unknown_length(chars: &[char]) -> usize {
             chars.len()
         }
         Some(c) if c.is_ascii_alphabetic() || *c == '_' => {
-            1 + chars[1..]
+            1 + chars
                 .iter()
+                .skip(1)
                 .take_while(|c| c.is_ascii_alphanumeric() || **c == '_')
                 .count()
         }

@@ -68,8 +68,7 @@ impl Links {
         let mut operands: Vec<&Word> = Vec::new();
         let mut i = 0;
         let mut done = false;
-        while i < args.len() {
-            let w = &args[i];
+        while let Some(w) = args.get(i) {
             let v = w.value.as_str();
             if done || !v.starts_with('-') || v == "-" {
                 operands.push(w);
@@ -192,8 +191,8 @@ impl Links {
         }
         let mut operands = Vec::new();
         let mut i = 0;
-        while i < args.len() {
-            let v = args[i].value.as_str();
+        while let Some(word) = args.get(i) {
+            let v = word.value.as_str();
             if matches!(
                 v,
                 "-o" | "-t" | "--options" | "--types" | "-L" | "-U" | "-N" | "--namespace"
@@ -202,7 +201,7 @@ impl Links {
                 continue;
             }
             if !v.starts_with('-') {
-                operands.push(&args[i]);
+                operands.push(word);
             }
             i += 1;
         }

@@ -8,10 +8,12 @@
 //! This file holds [`Location`], [`Target`] and [`Place`] and how a word is
 //! resolved and placed; `patterns` reads globs and run-time expansions,
 //! `links` follows the links a command line makes.
+#![deny(clippy::indexing_slicing)]
 
 mod links;
 mod patterns;
 #[cfg(test)]
+#[allow(clippy::indexing_slicing)]
 mod tests;
 
 use crate::shell::Word;

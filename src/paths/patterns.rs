@@ -194,7 +194,7 @@ pub fn name_matches(pattern: &str, name: &str) -> bool {
     if pattern
         .as_bytes()
         .windows(2)
-        .any(|w| w[1] == b'(' && matches!(w[0], b'@' | b'!' | b'+' | b'*' | b'?'))
+        .any(|w| matches!(w, [b'@' | b'!' | b'+' | b'*' | b'?', b'(']))
     {
         return true;
     }
@@ -202,7 +202,7 @@ pub fn name_matches(pattern: &str, name: &str) -> bool {
     let name: Vec<char> = name.chars().collect();
     let (mut t, mut n) = (0, 0);
     let mut resume: Option<(usize, usize)> = None;
-    while n < name.len() {
+    while let Some(here) = name.get(n) {
         let step = match tokens.get(t) {
             Some(Token::Star) => {
                 resume = Some((t, n));
@@ -210,9 +210,9 @@ pub fn name_matches(pattern: &str, name: &str) -> bool {
                 continue;
             }
             Some(Token::One) => true,
-            Some(Token::Char(c)) => *c == name[n],
+            Some(Token::Char(c)) => c == here,
             Some(Token::Class(ranges, negated)) => {
-                ranges.iter().any(|(lo, hi)| (*lo..=*hi).contains(&name[n])) != *negated
+                ranges.iter().any(|(lo, hi)| (*lo..=*hi).contains(here)) != *negated
             }
             None => false,
         };
@@ -227,17 +227,15 @@ pub fn name_matches(pattern: &str, name: &str) -> bool {
             return false;
         }
     }
-    tokens[t.min(tokens.len())..]
-        .iter()
-        .all(|tok| matches!(tok, Token::Star))
+    tokens.iter().skip(t).all(|tok| matches!(tok, Token::Star))
 }
 
 fn name_tokens(pattern: &str) -> Vec<Token> {
     let chars: Vec<char> = pattern.chars().collect();
     let mut out = Vec::new();
     let mut i = 0;
-    while i < chars.len() {
-        match chars[i] {
+    while let Some(&c) = chars.get(i) {
+        match c {
             '*' | UNKNOWN | UNKNOWN_SET => out.push(Token::Star),
             '?' => out.push(Token::One),
             '[' => {
@@ -272,13 +270,15 @@ fn class_token(chars: &[char], open: usize) -> Option<(Token, usize)> {
         if c == '[' && chars.get(i + 1) == Some(&':') {
             ranges.push(('\0', char::MAX));
             let end = (i + 2..chars.len().saturating_sub(1))
-                .find(|&j| chars[j] == ':' && chars[j + 1] == ']')?;
+                .find(|&j| chars.get(j) == Some(&':') && chars.get(j + 1) == Some(&']'))?;
             i = end + 2;
             first = false;
             continue;
         }
-        if chars.get(i + 1) == Some(&'-') && chars.get(i + 2).is_some_and(|e| *e != ']') {
-            ranges.push((c, chars[i + 2]));
+        if chars.get(i + 1) == Some(&'-')
+            && let Some(&end) = chars.get(i + 2).filter(|e| **e != ']')
+        {
+            ranges.push((c, end));
             i += 3;
         } else {
             ranges.push((c, c));

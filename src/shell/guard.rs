@@ -73,7 +73,9 @@ pub(super) fn guard_dropped_text(root: Node, src: &[u8], problems: &mut Vec<Prob
     let mut cursor = root.walk();
     let mut visited = false;
     let check = |from: usize, to: usize, problems: &mut Vec<Problem>| -> bool {
-        let gap = &src[from.min(src.len())..to.min(src.len())];
+        let gap = src
+            .get(from.min(src.len())..to.min(src.len()))
+            .unwrap_or_default();
         // Blanks, `;` and backslash-newline continuations may fall between
         // leaves; anything else (an escaped space `\ ` included) is a token.
         let dropped = gap.iter().enumerate().any(|(i, b)| match b {

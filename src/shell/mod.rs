@@ -1,4 +1,5 @@
 //! The shell lane: bash text in, simple commands with decoded words out.
+#![deny(clippy::indexing_slicing)]
 
 mod guard;
 pub mod parse;

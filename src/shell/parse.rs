@@ -121,4 +121,5 @@ pub fn dump_tree(source: &str) -> String {
 }
 
 #[cfg(test)]
+#[allow(clippy::indexing_slicing)]
 mod tests;

@@ -180,10 +180,11 @@ pub fn same_reading(fast: &Script, walked: &Script) -> bool {
         && heredoc.words == walked_heredoc.words
         && heredoc.redirects == walked_heredoc.redirects
         && heredoc.stdin == walked_heredoc.stdin
-        && fast.commands[1..]
-            .iter()
-            .map(|c| &c.words)
-            .eq(words_after.iter().copied())
+        && fast.commands.get(1..).is_some_and(|rest| {
+            rest.iter()
+                .map(|c| &c.words)
+                .eq(words_after.iter().copied())
+        })
 }
 
 /// Builds the script the walk builds from the same commands.
@@ -316,7 +317,8 @@ impl Builder<'_> {
 fn shape_is_modelled(list: &AndOr) -> bool {
     let redirected = |c: &CommandToken| !c.redirects.is_empty();
     // `a | b 2>/dev/null | c` is read `{ a | b; } 2>/dev/null | c`.
-    let middle_redirected = |p: &Pipeline| p.len() > 2 && p[1..p.len() - 1].iter().any(redirected);
+    let middle_redirected =
+        |p: &Pipeline| matches!(p.as_slice(), [_, middle @ .., _] if middle.iter().any(redirected));
     if list.iter().any(middle_redirected) {
         return false;
     }
@@ -339,10 +341,9 @@ fn shape_is_modelled(list: &AndOr) -> bool {
     if before.is_empty() || last.len() == 1 {
         return true;
     }
-    let (Some(first), Some(tail)) = (last.first(), last.last()) else {
+    let [first, middle @ .., tail] = last.as_slice() else {
         return true;
     };
-    let middle = &last[1..last.len() - 1];
     let misparse_with_tail = redirected(first) && redirected(tail);
     !(middle.iter().any(redirected) || misparse_with_tail)
 }
@@ -545,7 +546,7 @@ impl Reader<'_> {
             return None;
         }
         self.at = end + 1;
-        std::str::from_utf8(&self.src[start..end])
+        std::str::from_utf8(self.src.get(start..end)?)
             .ok()
             .map(str::to_string)
     }
@@ -618,7 +619,7 @@ impl Reader<'_> {
             if self.at == start || !self.at_word_end() {
                 return None;
             }
-            let number = std::str::from_utf8(&self.src[start..self.at]).ok()?;
+            let number = std::str::from_utf8(self.src.get(start..self.at)?).ok()?;
             return Some(Some(RedirectToken {
                 op,
                 target: Word::literal(number),
@@ -664,7 +665,7 @@ impl Reader<'_> {
                     }
                     // No backslash here: the run is its value; `*` and `?`
                     // make it a glob (as `word::unescape_unquoted` finds).
-                    let text = std::str::from_utf8(&self.src[run..self.at]).ok()?;
+                    let text = std::str::from_utf8(self.src.get(run..self.at)?).ok()?;
                     word.glob |= text.contains(['*', '?']);
                     word.value.push_str(text);
                 }
@@ -675,7 +676,7 @@ impl Reader<'_> {
         if self.at == start {
             return None;
         }
-        word.source = std::str::from_utf8(&self.src[start..self.at])
+        word.source = std::str::from_utf8(self.src.get(start..self.at)?)
             .ok()?
             .to_string();
         // tree-sitter reads a word starting `==` or `=~` as the test
@@ -698,7 +699,7 @@ impl Reader<'_> {
             }
         }
         self.at = end + 1;
-        std::str::from_utf8(&self.src[start..end]).ok()
+        std::str::from_utf8(self.src.get(start..end)?).ok()
     }
 }
 

@@ -118,8 +118,7 @@ pub(super) fn blank_substitutions(text: &str) -> (String, Vec<String>) {
     let mut out = String::new();
     let mut bodies = Vec::new();
     let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
+    while let Some(&c) = chars.get(i) {
         if c == '\\' {
             out.push(' ');
             i += 2;
@@ -128,8 +127,10 @@ pub(super) fn blank_substitutions(text: &str) -> (String, Vec<String>) {
         if c == '`' {
             let mut body = String::new();
             i += 1;
-            while i < chars.len() && chars[i] != '`' {
-                if chars[i] == '\\' && matches!(chars.get(i + 1), Some('`' | '$' | '\\')) {
+            while let Some(&inside) = chars.get(i)
+                && inside != '`'
+            {
+                if inside == '\\' && matches!(chars.get(i + 1), Some('`' | '$' | '\\')) {
                     i += 1;
                 }
                 if let Some(&next) = chars.get(i) {
@@ -146,8 +147,8 @@ pub(super) fn blank_substitutions(text: &str) -> (String, Vec<String>) {
             let mut depth = 0usize;
             let mut body = String::new();
             i += 1;
-            while i < chars.len() {
-                match chars[i] {
+            while let Some(&inside) = chars.get(i) {
+                match inside {
                     '(' => depth += 1,
                     ')' => depth = depth.saturating_sub(1),
                     _ => {}
@@ -155,8 +156,8 @@ pub(super) fn blank_substitutions(text: &str) -> (String, Vec<String>) {
                 if depth == 0 {
                     break;
                 }
-                if !(depth == 1 && chars[i] == '(') {
-                    body.push(chars[i]);
+                if !(depth == 1 && inside == '(') {
+                    body.push(inside);
                 }
                 i += 1;
             }
@@ -187,17 +188,19 @@ pub(super) fn arithmetic_names(text: &str) -> Vec<ArithmeticName> {
     let bytes = text.as_bytes();
     let mut names = Vec::new();
     let mut i = 0;
-    while i < bytes.len() {
-        let b = bytes[i];
+    while let Some(&b) = bytes.get(i) {
         if !(b.is_ascii_alphanumeric() || b == b'_') {
             i += 1;
             continue;
         }
         let start = i;
-        while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+        while bytes
+            .get(i)
+            .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')
+        {
             i += 1;
         }
-        if b.is_ascii_digit() || (start > 0 && bytes[start - 1] == b'#') {
+        if b.is_ascii_digit() || (start > 0 && bytes.get(start - 1) == Some(&b'#')) {
             continue;
         }
         let name = &text[start..i];

@@ -59,10 +59,12 @@ pub fn decode(node: Node, src: &[u8], vars: &Vars) -> Word {
     word
 }
 
-/// Source text of a node (empty on invalid UTF-8 boundaries, which
-/// tree-sitter never produces for a `&str` input).
+/// Source text of a node (empty on a range outside `src` or invalid UTF-8
+/// boundaries, which tree-sitter never produces for a `&str` input).
 pub fn text<'a>(node: Node, src: &'a [u8]) -> &'a str {
-    std::str::from_utf8(&src[node.start_byte()..node.end_byte()]).unwrap_or("")
+    src.get(node.start_byte()..node.end_byte())
+        .and_then(|bytes| std::str::from_utf8(bytes).ok())
+        .unwrap_or("")
 }
 
 const MAX_WORD_DEPTH: usize = 64;
@@ -245,7 +247,7 @@ fn known_operation(raw: &str, vars: &Vars) -> Option<String> {
                 .min(chars.len()),
             None => chars.len(),
         };
-        return Some(chars[start..end].iter().collect());
+        return Some(chars.get(start..end)?.iter().collect());
     }
     // `#`/`##`: a prefix; `%`/`%%`: a suffix. The pattern is literal text,
     // or `*` then literal (prefix) / literal then `*` (suffix).
@@ -365,15 +367,13 @@ pub fn decode_ansi_c(inner: &str) -> String {
             bytes.clear();
         }
     };
-    while i < chars.len() {
-        let c = chars[i];
-        if c != '\\' || i + 1 >= chars.len() {
+    while let Some(&c) = chars.get(i) {
+        let Some(&e) = chars.get(i + 1).filter(|_| c == '\\') else {
             flush(&mut bytes, &mut out);
             out.push(c);
             i += 1;
             continue;
-        }
-        let e = chars[i + 1];
+        };
         i += 2;
         let simple = match e {
             'a' => Some('\x07'),
@@ -397,7 +397,7 @@ pub fn decode_ansi_c(inner: &str) -> String {
         }
         match e {
             'x' => {
-                let (value, used) = take_digits(&chars[i..], 16, 2);
+                let (value, used) = take_digits(chars.get(i..).unwrap_or_default(), 16, 2);
                 if used == 0 {
                     flush(&mut bytes, &mut out);
                     out.push_str("\\x");
@@ -409,7 +409,11 @@ pub fn decode_ansi_c(inner: &str) -> String {
                 }
             }
             'u' | 'U' => {
-                let (value, used) = take_digits(&chars[i..], 16, if e == 'u' { 4 } else { 8 });
+                let (value, used) = take_digits(
+                    chars.get(i..).unwrap_or_default(),
+                    16,
+                    if e == 'u' { 4 } else { 8 },
+                );
                 flush(&mut bytes, &mut out);
                 match char::from_u32(value).filter(|_| used > 0) {
                     Some('\0') => break,
@@ -435,12 +439,12 @@ pub fn decode_ansi_c(inner: &str) -> String {
                 }
             }
             '0'..='7' => {
-                let (value, used) = take_digits(&chars[i - 1..], 8, 3);
+                let (value, used) = take_digits(chars.get(i - 1..).unwrap_or_default(), 8, 3);
                 if value & 0xff == 0 {
                     break;
                 }
                 bytes.push((value & 0xff) as u8);
-                i += used - 1;
+                i += used.saturating_sub(1);
             }
             other => {
                 flush(&mut bytes, &mut out);
@@ -546,6 +550,7 @@ mod tests {
 }
 
 #[cfg(test)]
+#[allow(clippy::indexing_slicing)]
 mod quoting_tests {
     #[test]
     fn double_quotes_keep_their_newlines() {

@@ -16,6 +16,7 @@ use super::{Handled, Handler};
 use crate::engine::Run;
 use crate::engine::ctx::Ctx;
 use crate::lexicon;
+use crate::rule_id::RuleId;
 use crate::shell::Word;
 use crate::verdict::Verdict;
 use std::path::PathBuf;
@@ -62,7 +63,7 @@ impl Run<'_> {
         });
         self.find(
             Verdict::Free,
-            "lexicon.cd",
+            RuleId::lexicon(&["cd"], None),
             "cd changes folder".into(),
             "",
             part,

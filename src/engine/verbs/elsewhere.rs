@@ -20,6 +20,7 @@ use crate::engine::ctx::Ctx;
 use crate::floor;
 use crate::limits;
 use crate::peel;
+use crate::rule_id::Rule;
 use crate::shell::Word;
 use crate::verdict::{Effect, Verdict};
 
@@ -56,7 +57,7 @@ impl Run<'_> {
             if remote.dynamic {
                 self.find(
                     Verdict::Signed,
-                    "parse.dynamic-script",
+                    Rule::ParseDynamicScript,
                     "ssh runs a remote command only known when the command runs".into(),
                     "Write the remote command out literally so it can be checked.",
                     part,
@@ -75,7 +76,7 @@ impl Run<'_> {
             self.note(depth, || format!("{verb} runs locally: {local}"));
             self.find(
                 Effect::Exec.verdict(),
-                "verb.exec",
+                Rule::VerbExec,
                 format!("{verb} runs `{}` on this machine", limits::clip(&local, 80)),
                 Effect::Exec.remediation(),
                 part,

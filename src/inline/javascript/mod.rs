@@ -791,4 +791,5 @@ impl<'s> Lane<'s> {
 }
 
 #[cfg(test)]
+#[allow(clippy::indexing_slicing)]
 mod tests;

@@ -150,18 +150,23 @@ pub(super) fn node<'w>(args: &'w [Word], preloads: &mut Vec<Preload<'w>>) -> Rou
 
 pub(super) fn deno<'w>(args: &'w [Word]) -> Route<'w> {
     let js = Lane::Code(Language::JavaScript);
-    let Some(sub) = args.iter().position(|a| !a.value.starts_with('-')) else {
+    let Some((sub, rest)) = args
+        .iter()
+        .position(|a| !a.value.starts_with('-'))
+        .and_then(|at| args.get(at..))
+        .and_then(<[Word]>::split_first)
+    else {
         return Route::Lexicon;
     };
-    match args[sub].value.as_str() {
-        "eval" => match args[sub + 1..].iter().find(|a| !a.value.starts_with('-')) {
+    match sub.value.as_str() {
+        "eval" => match rest.iter().find(|a| !a.value.starts_with('-')) {
             Some(code) => Route::Inline {
                 lane: js,
                 code: InlineCode::whole(code),
             },
             None => Route::Lexicon,
         },
-        "run" => match args[sub + 1..].iter().find(|a| !a.value.starts_with('-')) {
+        "run" => match rest.iter().find(|a| !a.value.starts_with('-')) {
             Some(path) if is_script_path(&path.value) => Route::File { lane: js, path },
             _ => Route::Lexicon,
         },

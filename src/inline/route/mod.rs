@@ -642,4 +642,5 @@ pub fn lane_of_script(path: &str, first_line: &str) -> Option<Result<Lane, ()>> 
 }
 
 #[cfg(test)]
+#[allow(clippy::indexing_slicing)]
 mod tests;

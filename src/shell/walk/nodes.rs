@@ -204,7 +204,9 @@ pub(crate) fn heredoc_end_line(
     text.match_indices(delimiter).find_map(|(at, _)| {
         let start = text[..at].rfind('\n').map_or(0, |newline| newline + 1);
         let end = at + delimiter.len();
-        let alone = bytes[start..at].iter().all(|b| strip_tabs && *b == b'\t')
+        let alone = bytes
+            .get(start..at)
+            .is_some_and(|indent| indent.iter().all(|b| strip_tabs && *b == b'\t'))
             && matches!(bytes.get(end), None | Some(b'\n'));
         alone.then(|| (start, (end + 1).min(text.len())))
     })

@@ -279,7 +279,10 @@ impl Walker<'_> {
                                 let bash =
                                     bash_heredoc(self.src, from, limit, &delimiter, strip_tabs);
                                 if bash.end_line != Some(end_line) {
-                                    let line = self.src[end_line..]
+                                    let line = self
+                                        .src
+                                        .get(end_line..)
+                                        .unwrap_or_default()
                                         .split(|b| *b == b'\n')
                                         .next()
                                         .unwrap_or(&[]);

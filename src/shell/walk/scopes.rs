@@ -170,8 +170,11 @@ impl Walker<'_> {
             let certain = self.functions.get(&name) == Some(&Callee::Function)
                 && !self.unset_names.contains(&name)
                 && self.defined_at.get(&name).is_some_and(|&at| {
-                    !self.script.commands[..at.min(self.script.commands.len())]
+                    !self
+                        .script
+                        .commands
                         .iter()
+                        .take(at)
                         .any(|c| c.words.iter().any(|w| w.value == enclosing || w.dynamic))
                 });
             let callee = if certain {
