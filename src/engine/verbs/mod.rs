@@ -15,6 +15,14 @@
 //! To add a verb's handler: a file here with a `pub(super) const
 //! HANDLER: Handler`, its names in [`HANDLERS`] (kept sorted), and its
 //! cases in `corpus/`.
+//!
+//! Not in the table yet: generic steps of the path law that still test
+//! the verb's name inside them (`copies_into_folder`: `cp`, `mv`,
+//! `install`, `ln`, `rsync`, `scp`; `key_file`: `ssh-keygen`;
+//! `extraction_folder`: `tar`, `unzip`, …; `patched_files`: `patch`,
+//! `git apply`, `git am`; `git_control_routes`: `git`;
+//! `in_place_edits`: `perl`, `ruby`; `mv`'s last operand in the write
+//! targets).
 
 use super::Run;
 use super::ctx::Ctx;
