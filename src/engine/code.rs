@@ -5,6 +5,7 @@
 //! findings. Paths the code writes or deletes meet the floor as typed
 //! commands do; commands it hands to a shell re-enter the shell lane.
 
+use super::ctx::Ctx;
 use super::scripts::{ScriptKind, Unreadable};
 use super::{Run, Site};
 use crate::feeds::{self, Producer};
@@ -50,26 +51,12 @@ impl Run<'_> {
     /// An interpreter (`python3`, `node`, `perl` …) as the lexicon names
     /// it, with its arguments. Returns true when the lanes judged the
     /// program, so the lexicon's class for the interpreter does not apply.
-    pub(super) fn code_route(
-        &mut self,
-        interpreter: &str,
-        args: &[Word],
-        site: &Site,
-        depth: usize,
-        cwd: Option<PathBuf>,
-    ) -> bool {
+    pub(super) fn code_route(&mut self, interpreter: &str, args: &[Word], ctx: &Ctx) -> bool {
+        let (site, depth) = (ctx.site, ctx.depth);
         let part = site.command.text.as_str();
         let (route, preloads) = route::route_with_preloads(interpreter, args);
         if !preloads.is_empty() {
-            self.judge_preloads(
-                interpreter,
-                &route,
-                &preloads,
-                args,
-                site,
-                depth,
-                cwd.clone(),
-            );
+            self.judge_preloads(interpreter, &route, &preloads, args, ctx);
         }
         match route {
             Route::Lexicon => false,
@@ -86,7 +73,7 @@ impl Run<'_> {
                             self.floor(FloorRule::PipeOpaqueShell, part, depth);
                         }
                         Producer::Literal(printed) => {
-                            return self.lane(lane, &printed, &origin, site, depth, cwd);
+                            return self.lane(lane, &printed, &origin, ctx);
                         }
                         _ => {}
                     }
@@ -102,18 +89,16 @@ impl Run<'_> {
                     );
                     // What can be read of it is still judged.
                     if !code.substitution {
-                        self.lane(lane, text, &origin, site, depth, cwd);
+                        self.lane(lane, text, &origin, ctx);
                     }
                     return !matches!(lane, Lane::Scan(_));
                 }
-                self.lane(lane, text, &origin, site, depth, cwd)
+                self.lane(lane, text, &origin, ctx)
             }
-            Route::Stdin { lane } => self.code_from_stdin(interpreter, lane, site, depth, cwd),
-            Route::Module { lane, name } => {
-                self.project_module(interpreter, lane, name, site, depth, cwd)
-            }
+            Route::Stdin { lane } => self.code_from_stdin(interpreter, lane, ctx),
+            Route::Module { lane, name } => self.project_module(interpreter, lane, name, ctx),
             Route::File { lane, path } => {
-                self.script_file(interpreter, ScriptKind::Lane(lane), path, site, depth, cwd)
+                self.script_file(interpreter, ScriptKind::Lane(lane), path, ctx)
             }
         }
     }
@@ -124,19 +109,13 @@ impl Run<'_> {
     /// as scripts are (written earlier in the line: their new content, or
     /// SIGNED `script.replaced` when not known; else from disk). A file
     /// that cannot be read keeps the lexicon's class.
-    pub(super) fn program_parts(
-        &mut self,
-        verb: &str,
-        args: &[Word],
-        site: &Site,
-        depth: usize,
-        cwd: Option<PathBuf>,
-    ) {
+    pub(super) fn program_parts(&mut self, verb: &str, args: &[Word], ctx: &Ctx) {
+        let (site, depth, cwd) = (ctx.site, ctx.depth, ctx.cwd.clone());
         let Some(dialect) = crate::programs::dialect(verb) else {
             return;
         };
         let parts = crate::programs::parts(dialect, args);
-        self.judge_parts(verb, &parts, site, depth, cwd.clone());
+        self.judge_parts(verb, &parts, ctx);
         for &(at, start) in &parts.files {
             let Some(word) = args.get(at) else {
                 continue;
@@ -164,7 +143,7 @@ impl Run<'_> {
                 };
                 if let Some(text) = text {
                     let parts = crate::programs::text_parts(dialect, &text);
-                    self.judge_parts(verb, &parts, site, depth, cwd.clone());
+                    self.judge_parts(verb, &parts, ctx);
                 }
                 continue;
             }
@@ -174,13 +153,13 @@ impl Run<'_> {
                         format!("{verb} reads its program from {}", file.value)
                     });
                     let parts = crate::programs::text_parts(dialect, &text);
-                    self.judge_parts(verb, &parts, site, depth, cwd.clone());
+                    self.judge_parts(verb, &parts, ctx);
                 }
                 Err(Unreadable::Replaced(tail)) => {
                     self.replaced_program(verb, &file, site);
                     if let Some(tail) = tail {
                         let parts = crate::programs::text_parts(dialect, &tail);
-                        self.judge_parts(verb, &parts, site, depth, cwd.clone());
+                        self.judge_parts(verb, &parts, ctx);
                     }
                 }
                 Err(_) => {}
@@ -205,14 +184,8 @@ impl Run<'_> {
 
     /// Shell lines of a program to the shell lane, its written files to
     /// the path law.
-    fn judge_parts(
-        &mut self,
-        verb: &str,
-        parts: &crate::programs::Parts,
-        site: &Site,
-        depth: usize,
-        cwd: Option<PathBuf>,
-    ) {
+    fn judge_parts(&mut self, verb: &str, parts: &crate::programs::Parts, ctx: &Ctx) {
+        let (site, depth, cwd) = (ctx.site, ctx.depth, ctx.cwd.clone());
         let part = site.command.text.as_str();
         for line in &parts.lines {
             self.note(depth + 1, || {
@@ -230,17 +203,15 @@ impl Run<'_> {
     /// script of the same lane; a standard module known to run nothing
     /// when loaded passes (unless a `-I` folder may shadow it); any other
     /// module is SIGNED `inline.preload`.
-    #[allow(clippy::too_many_arguments)]
     fn judge_preloads(
         &mut self,
         interpreter: &str,
         route: &Route,
         preloads: &[route::Preload],
         args: &[Word],
-        site: &Site,
-        depth: usize,
-        cwd: Option<PathBuf>,
+        ctx: &Ctx,
     ) {
+        let (site, depth, cwd) = (ctx.site, ctx.depth, ctx.cwd.clone());
         let part = site.command.text.as_str();
         let lane = match route {
             Route::Inline { lane, .. }
@@ -296,14 +267,7 @@ impl Run<'_> {
                 self.note(depth, || {
                     format!("{interpreter} first loads the file {}", file.value)
                 });
-                self.script_file(
-                    interpreter,
-                    ScriptKind::Lane(lane),
-                    &file,
-                    site,
-                    depth,
-                    cwd.clone(),
-                );
+                self.script_file(interpreter, ScriptKind::Lane(lane), &file, ctx);
                 continue;
             }
             self.find(
@@ -325,15 +289,8 @@ impl Run<'_> {
     /// installed module) is its code: a file is read as a script, a package
     /// (code over many files) is SIGNED. Any other module is left to the
     /// lexicon (`-m pytest`, `-m json.tool`). Returns true when judged.
-    fn project_module(
-        &mut self,
-        interpreter: &str,
-        lane: Lane,
-        name: &str,
-        site: &Site,
-        depth: usize,
-        cwd: Option<PathBuf>,
-    ) -> bool {
+    fn project_module(&mut self, interpreter: &str, lane: Lane, name: &str, ctx: &Ctx) -> bool {
+        let (site, cwd) = (ctx.site, ctx.cwd.clone());
         let top = name.split('.').next().unwrap_or(name);
         let file = Word::literal(&format!("{top}.py"));
         let Some(file_path) = self.location.resolve_in(&file, cwd.as_deref()).path else {
@@ -341,7 +298,7 @@ impl Run<'_> {
         };
         let folder = file_path.with_extension("");
         if name == top && file_path.is_file() {
-            return self.script_file(interpreter, ScriptKind::Lane(lane), &file, site, depth, cwd);
+            return self.script_file(interpreter, ScriptKind::Lane(lane), &file, ctx);
         }
         if !(file_path.exists() || folder.is_dir()) {
             return false;
@@ -360,27 +317,14 @@ impl Run<'_> {
     }
 
     /// An interpreter reading its program from stdin.
-    fn code_from_stdin(
-        &mut self,
-        interpreter: &str,
-        lane: Lane,
-        site: &Site,
-        depth: usize,
-        cwd: Option<PathBuf>,
-    ) -> bool {
+    fn code_from_stdin(&mut self, interpreter: &str, lane: Lane, ctx: &Ctx) -> bool {
+        let (site, depth) = (ctx.site, ctx.depth);
         let part = site.command.text.as_str();
         let origin = format!("read by {interpreter} from stdin");
         match &site.command.stdin {
             Stdin::Inherited => return false,
             Stdin::File(file) => {
-                return self.script_file(
-                    interpreter,
-                    ScriptKind::Lane(lane),
-                    file,
-                    site,
-                    depth,
-                    cwd,
-                );
+                return self.script_file(interpreter, ScriptKind::Lane(lane), file, ctx);
             }
             // An unquoted heredoc: bash expands `$x` and `$(…)` in it first.
             // The code is still read, and the expansion makes it SIGNED.
@@ -397,12 +341,12 @@ impl Run<'_> {
                     "Quote the heredoc's delimiter (<<'EOF') so the code is exactly what is written.",
                     part,
                 );
-                return self.lane(lane, body, &origin, site, depth, cwd);
+                return self.lane(lane, body, &origin, ctx);
             }
             _ => {}
         }
         match feeds::stdin_producer(site.script, site.command) {
-            Producer::Literal(text) => self.lane(lane, &text, &origin, site, depth, cwd),
+            Producer::Literal(text) => self.lane(lane, &text, &origin, ctx),
             Producer::Network(what) => {
                 self.note(depth, || {
                     format!("{interpreter} reads its program from the network ({what})")
@@ -434,32 +378,21 @@ impl Run<'_> {
     /// whose module folder is the working folder) and judges what it
     /// found. Returns true when the lane's verdict replaces the lexicon's
     /// (always, but for the token-scanned languages, which stay exec).
-    pub(super) fn lane(
-        &mut self,
-        lane: Lane,
-        text: &str,
-        origin: &str,
-        site: &Site,
-        depth: usize,
-        cwd: Option<PathBuf>,
-    ) -> bool {
-        let modules = cwd.clone();
-        self.lane_in(lane, text, origin, site, depth, cwd, modules.as_deref())
+    pub(super) fn lane(&mut self, lane: Lane, text: &str, origin: &str, ctx: &Ctx) -> bool {
+        self.lane_in(lane, text, origin, ctx, ctx.cwd())
     }
 
     /// [`Run::lane`] for code whose module folder (first on Python's
     /// module path) is `modules`: a script's own folder.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn lane_in(
         &mut self,
         lane: Lane,
         text: &str,
         origin: &str,
-        site: &Site,
-        depth: usize,
-        cwd: Option<PathBuf>,
+        ctx: &Ctx,
         modules: Option<&Path>,
     ) -> bool {
+        let (site, depth, cwd) = (ctx.site, ctx.depth, ctx.cwd.clone());
         let part = site.command.text.as_str();
         if depth > limits::MAX_PEEL_DEPTH {
             self.find(
@@ -509,7 +442,7 @@ impl Run<'_> {
                 if language == Language::Python {
                     self.python_local_modules(text, modules, part, depth);
                 }
-                self.judge_code(language, &analysis, origin, site, depth, cwd);
+                self.judge_code(language, &analysis, origin, ctx);
                 true
             }
             Lane::Scan(language) => {
@@ -520,21 +453,14 @@ impl Run<'_> {
                     found,
                     unparsable: None,
                 };
-                self.judge_found(language, &analysis, origin, site, depth, cwd);
+                self.judge_found(language, &analysis, origin, ctx);
                 false
             }
         }
     }
 
-    fn judge_code(
-        &mut self,
-        language: Language,
-        analysis: &Analysis,
-        origin: &str,
-        site: &Site,
-        depth: usize,
-        cwd: Option<PathBuf>,
-    ) {
+    fn judge_code(&mut self, language: Language, analysis: &Analysis, origin: &str, ctx: &Ctx) {
+        let site = ctx.site;
         let part = site.command.text.as_str();
         let name = match language {
             Language::Python => "Python",
@@ -557,14 +483,7 @@ impl Run<'_> {
                 part,
             );
         }
-        self.judge_found(
-            inline::rule_name(language),
-            analysis,
-            origin,
-            site,
-            depth,
-            cwd,
-        );
+        self.judge_found(inline::rule_name(language), analysis, origin, ctx);
     }
 
     /// Findings for each effect; paths meet the floor, handed-over commands
@@ -574,10 +493,9 @@ impl Run<'_> {
         language: &'static str,
         analysis: &Analysis,
         origin: &str,
-        site: &Site,
-        depth: usize,
-        cwd: Option<PathBuf>,
+        ctx: &Ctx,
     ) {
+        let (site, depth, cwd) = (ctx.site, ctx.depth, ctx.cwd.clone());
         let part = site.command.text.as_str();
         for found in &analysis.found {
             let (does, remediation) = found.effect.text();

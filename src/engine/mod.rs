@@ -21,6 +21,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 
 mod code;
+mod ctx;
 mod definitions;
 mod edit;
 mod formatters;
@@ -35,7 +36,9 @@ mod scripts;
 mod settings;
 mod trust;
 mod verb;
+mod verbs;
 use crate::law::Laws;
+use ctx::{Ctx, Wrapping};
 pub use edit::{
     EditContent, EditKind, Replacement, evaluate_edit, evaluate_edit_with, evaluate_search,
 };
@@ -107,9 +110,6 @@ struct Run<'a> {
     location: &'a Location,
     /// The path law of each repository the request touches.
     laws: &'a mut Laws,
-    /// The runner peeled around the command being judged (`npx`), whose
-    /// class applies when the command is not in the lexicon.
-    runner: Option<&'static crate::rules::Wrapper>,
     findings: Vec<Finding>,
     trace: Option<Vec<String>>,
     /// Files written by heredocs so far in this command line.
@@ -120,9 +120,6 @@ struct Run<'a> {
     other_readings: usize,
     /// Write targets the path law has judged in this request.
     judged_targets: std::collections::HashSet<crate::law::TargetKey>,
-    /// The verb being judged was reached through a wrapper (set by
-    /// `words`, taken by `verb`): it names a program, not a function.
-    wrapped: bool,
     /// `set -a` was seen: every later assignment is exported.
     allexport: bool,
     /// Functions in scope for the next script parsed (set for `eval` and
@@ -166,14 +163,12 @@ impl<'a> Run<'a> {
         Run {
             location,
             laws,
-            runner: None,
             findings: Vec::new(),
             trace: traced.then(Vec::new),
             written: Vec::new(),
             lanes: code::LaneState::default(),
             other_readings: 0,
             judged_targets: std::collections::HashSet::new(),
-            wrapped: false,
             allexport: false,
             inherited: Vec::new(),
             links: paths::Links::default(),
@@ -666,12 +661,12 @@ impl<'a> Run<'a> {
                 }
                 Step::ShellStdin { wrapper } => {
                     self.wrapper_floor(floor_wrapper, floor_class, Effect::Inspect, part);
-                    self.program_from_stdin(wrapper, site, depth, local_cwd);
+                    self.program_from_stdin(wrapper, &Ctx::new(site, depth, local_cwd));
                     return;
                 }
                 Step::ShellFile { wrapper, file } => {
                     self.wrapper_floor(floor_wrapper, floor_class, Effect::Exec, part);
-                    self.program_file(wrapper, &file, site, depth, local_cwd);
+                    self.program_file(wrapper, &file, &Ctx::new(site, depth, local_cwd));
                     return;
                 }
                 Step::Alone { wrapper, class } if wrapper == "env" => {
@@ -704,13 +699,21 @@ impl<'a> Run<'a> {
             }
         }
         self.note(depth, || format!("words: {}", render_words(&words)));
-        self.runner = runner;
-        self.wrapped = peeled > 1;
-        let wrapping = verb::Wrapping {
-            class: floor_class,
-            wrapper: floor_wrapper,
+        let ctx = Ctx {
+            site,
+            depth,
+            shell_cwd: cwd.as_deref(),
+            cwd: local_cwd,
+            wrapping: Wrapping {
+                class: floor_class,
+                wrapper: floor_wrapper,
+            },
+            runner,
+            wrapped: peeled > 1,
         };
-        self.verb(&words, site, depth, cwd, local_cwd, wrapping);
+        if let verbs::Handled::Moved(to) = self.verb(&words, ctx) {
+            *cwd = to;
+        }
     }
 
     /// A wrapper's own class, when it is stricter than what it wraps.
@@ -800,14 +803,8 @@ impl<'a> Run<'a> {
     /// `pylint --init-hook CODE`, a cargo runner): each judged as the script
     /// it is, so the floor holds inside it; one only known at run time is a
     /// dynamic script.
-    fn option_scripts(
-        &mut self,
-        classified: &lexicon::Classified,
-        words: &[Word],
-        part: &str,
-        depth: usize,
-        cwd: Option<PathBuf>,
-    ) {
+    fn option_scripts(&mut self, classified: &lexicon::Classified, words: &[Word], ctx: &Ctx) {
+        let (part, depth, cwd) = (ctx.part(), ctx.depth, &ctx.cwd);
         for (place, runs) in &classified.scripts {
             let (word, text) = match place {
                 Written::Arg(i) => match words.get(*i) {

@@ -10,6 +10,7 @@
 //! there, judged as the command's own folder is (`Run::narrowed_trust`).
 
 use super::Run;
+use super::ctx::Ctx;
 use crate::shell::Word;
 use crate::verdict::Verdict;
 use std::path::{Path, PathBuf};
@@ -67,10 +68,9 @@ impl Run<'_> {
         &mut self,
         args: &[Word],
         classified: &crate::lexicon::Classified,
-        cwd: Option<&Path>,
-        part: &str,
-        depth: usize,
+        ctx: &Ctx,
     ) {
+        let (cwd, part, depth) = (ctx.cwd(), ctx.part(), ctx.depth);
         let Some(&verb) = classified.path.first() else {
             return;
         };

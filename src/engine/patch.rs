@@ -11,9 +11,10 @@
 //! Takes the peeled command; adds write targets.
 
 use super::Run;
+use super::ctx::Ctx;
 use crate::law::Reach;
 use crate::shell::{Stdin, Word};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Names read from one diff, at most.
 const MAX_NAMES: usize = 1000;
@@ -384,14 +385,8 @@ impl Run<'_> {
     /// a file written earlier in the line, or the project folder (as script
     /// files are); when it cannot be read, the command stays as the lexicon
     /// judges it (SIGNED), and a `-d DIR` is judged as a whole.
-    pub(super) fn patched_files(
-        &mut self,
-        verb: &str,
-        args: &[Word],
-        site: &super::Site,
-        depth: usize,
-        cwd: Option<PathBuf>,
-    ) {
+    pub(super) fn patched_files(&mut self, verb: &str, args: &[Word], ctx: &Ctx) {
+        let (site, depth, cwd) = (ctx.site, ctx.depth, ctx.cwd.clone());
         let line = if verb == "patch" {
             read_patch(args)
         } else if verb == "git" {

@@ -7,6 +7,7 @@
 //! Takes the verb's words and folder; adds findings; reads recipe files
 //! on disk (bounded by `recipes::MAX_FILES` and `MAX_RECIPE_BYTES`).
 
+use super::ctx::Ctx;
 use super::scripts::Unreadable;
 use super::{Run, Site};
 use crate::feeds::{self, Producer};
@@ -22,14 +23,8 @@ impl Run<'_> {
     /// files: those are read and each line judged through the shell lane.
     /// Returns true when the recipes were read whole and their verdict
     /// replaces the lexicon's (`just`, whose recipes are otherwise unseen).
-    pub(super) fn project_recipes(
-        &mut self,
-        tool: &str,
-        args: &[Word],
-        site: &Site,
-        depth: usize,
-        cwd: Option<PathBuf>,
-    ) -> bool {
+    pub(super) fn project_recipes(&mut self, tool: &str, args: &[Word], ctx: &Ctx) -> bool {
+        let (site, depth, cwd) = (ctx.site, ctx.depth, ctx.cwd.clone());
         match tool {
             "make" | "gmake" => {
                 self.make_recipes(args, site, depth, cwd);

@@ -7,6 +7,7 @@
 //! unreadable; remembers what each command writes in `Run::written`.
 
 use super::code::UNREADABLE_REMEDIATION;
+use super::ctx::Ctx;
 use super::{Run, Site};
 use crate::feeds::{self, Producer};
 use crate::inline::route::{self, Lane};
@@ -24,11 +25,10 @@ impl Run<'_> {
         who: &str,
         kind: ScriptKind,
         path: &Word,
-        site: &Site,
-        depth: usize,
-        cwd: Option<PathBuf>,
+        ctx: &Ctx,
     ) -> bool {
-        let part = site.command.text.as_str();
+        let (depth, cwd) = (ctx.depth, ctx.cwd.clone());
+        let part = ctx.part();
         if matches!(kind, ScriptKind::Shell)
             && matches!(who, "source" | ".")
             && self.is_venv_activate(path, cwd.as_deref())
@@ -51,7 +51,7 @@ impl Run<'_> {
         let text = match self.read_script(path, cwd.as_deref()) {
             Ok(text) => text,
             Err(Unreadable::Replaced(tail)) => {
-                self.replaced_script(who, kind, path, tail, site, depth, cwd);
+                self.replaced_script(who, kind, path, tail, ctx);
                 return true;
             }
             Err(why) => {
@@ -108,15 +108,7 @@ impl Run<'_> {
             .path
             .and_then(|p| p.parent().map(Path::to_path_buf));
         match lane {
-            Some(lane) => self.lane_in(
-                lane,
-                &text,
-                &origin,
-                site,
-                depth,
-                cwd,
-                script_folder.as_deref(),
-            ),
+            Some(lane) => self.lane_in(lane, &text, &origin, ctx, script_folder.as_deref()),
             None => {
                 self.note(depth, || {
                     format!("{who} runs the shell script {}", path.value)
@@ -334,18 +326,15 @@ impl Run<'_> {
 
     /// A script written or replaced earlier in the line with content not
     /// known: SIGNED, and the text known to be appended is judged too.
-    #[allow(clippy::too_many_arguments)]
     fn replaced_script(
         &mut self,
         who: &str,
         kind: ScriptKind,
         path: &Word,
         tail: Option<String>,
-        site: &Site,
-        depth: usize,
-        cwd: Option<PathBuf>,
+        ctx: &Ctx,
     ) {
-        let part = site.command.text.as_str();
+        let (part, depth) = (ctx.part(), ctx.depth);
         self.note(depth, || {
             format!("{} was written earlier in this command", path.value)
         });
@@ -365,9 +354,11 @@ impl Run<'_> {
         let origin = format!("appended to {}", limits::clip(&path.value, 80));
         match kind {
             ScriptKind::Lane(lane) => {
-                self.lane(lane, &tail, &origin, site, depth, cwd);
+                self.lane(lane, &tail, &origin, ctx);
             }
-            ScriptKind::Shell | ScriptKind::ByName => self.script(&tail, depth + 1, cwd),
+            ScriptKind::Shell | ScriptKind::ByName => {
+                self.script(&tail, depth + 1, ctx.cwd.clone())
+            }
         }
     }
 

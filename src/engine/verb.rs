@@ -1,114 +1,136 @@
 //! The verb stage: one peeled argv whose first word is the program in,
-//! findings out. Each step is a method of its own, run in this order: a
-//! function defined in the line, `cd`, a script run by path, the inline
-//! code lanes, `source`, commands run elsewhere (`ssh`, `find -exec`), the
-//! blocked floor, the lexicon (its class, unknown options, option values
-//! that are code, project recipes), and the write targets for the path law.
+//! findings out. [`Run::verb`] is the pipeline; its doc comment gives the
+//! order of the steps. What a few verbs need beyond the lexicon (`cd`,
+//! `source`, `ssh`, `find`, `git`, `awk`, `sed`) is in their handlers
+//! (`engine/verbs/`), which the pipeline looks up in one table and calls
+//! at their steps; every other step is generic.
 //!
 //! It may touch only the [`Run`] it is given: findings, notes, the links and
-//! the laws.
+//! the laws. What it knows of the command (site, depth, folders, wrappers)
+//! comes in one [`Ctx`].
 
+use super::ctx::Ctx;
 use super::scripts::ScriptKind;
-use super::{Run, Site, suffix};
+use super::verbs::{self, Handled, Handler};
+use super::{Run, suffix};
 use crate::floor::{self, Invocation};
 use crate::law::Reach;
 use crate::lexicon::{self, Classified, Written};
-use crate::limits;
 use crate::paths::Location;
 use crate::peel;
 use crate::rule_id::{Rule, RuleId};
 use crate::shell::{self, Word};
 use crate::verdict::{Effect, Verdict};
 use std::borrow::Cow;
-use std::path::PathBuf;
 
-/// The wrappers peeled around a verb: the strictest class among them and
-/// the wrapper that has it (`sudo`, `nohup`).
-#[derive(Clone, Copy)]
-pub(super) struct Wrapping {
-    pub class: Effect,
-    pub wrapper: Option<&'static str>,
-}
-
-/// A command as the write-target step reads it: the verb, its arguments
-/// as written, and the words the lexicon classified (`find` without its
-/// `-exec` commands).
+/// A command as the write-target step reads it: the verb, its handler,
+/// its arguments as written, and the words the lexicon classified (`find`
+/// without its `-exec` commands).
 struct Target<'w> {
     verb: &'w str,
+    handler: &'static Handler,
     args: &'w [Word],
     words: &'w [Word],
 }
 
 impl Run<'_> {
-    /// Judges `words` (the verb first) at `site`; `cwd` is the shell's
-    /// folder (changed by `cd`), `local_cwd` this command's own (`git -C`,
-    /// `env -C`).
-    pub(super) fn verb(
-        &mut self,
-        words: &[Word],
-        site: &Site,
-        depth: usize,
-        cwd: &mut Option<PathBuf>,
-        local_cwd: Option<PathBuf>,
-        wrapping: Wrapping,
-    ) {
-        let part = site.command.text.as_str();
-        let runner = self.runner.take();
-        let wrapped = std::mem::take(&mut self.wrapped);
+    /// Judges `words` (the verb first) in `ctx`; `ctx.cwd` is the
+    /// command's own folder (`env -C`, `git -C`). Returns
+    /// [`Handled::Moved`] when the command changed the shell's folder
+    /// (`cd`).
+    ///
+    /// The steps, in order; a step marked (handler) is the verb's
+    /// [`Handler`] field of that name, where it has one:
+    /// 1. a program name only known at run time: SIGNED, and done;
+    ///    `[[` without `]]`: SIGNED;
+    /// 2. a function defined in the line: judged as one, done when surely
+    ///    one;
+    /// 3. `builtin` (handler, by the name as written): `cd` and its kin,
+    ///    done;
+    /// 4. the program is resolved (`/usr/bin/rm` is `rm`; a project
+    ///    runner such as `bin/rails` is `rails`); a script run by path is
+    ///    read by its lane, done when judged, else `verb.exec`;
+    /// 5. the trust of the paths it names, its secret reads, what it
+    ///    defines for later commands (`export`, `alias`, `git -c`);
+    /// 6. `folder` (handler): the command's own folder (`git -C`);
+    /// 7. in-place edits of perl and ruby; the inline-code lanes of an
+    ///    interpreter, done when they judged the program;
+    /// 8. `runs` (handler): a file run in this shell (`source`), done;
+    /// 9. `elsewhere` (handler): commands run elsewhere (`ssh`, `find
+    ///    -exec`);
+    /// 10. the blocked floor, and the links the command makes;
+    /// 11. `lexicon_words` (handler), then the lexicon: a verb it does not
+    ///     list is the runner's class (`npx`) or UNKNOWN, done;
+    /// 12. `program` (handler, by the lexicon's name): the class the
+    ///     verb's program gives (`awk`, `sed`), where stricter; the
+    ///     program's parts (commands, files) are judged;
+    /// 13. trust narrowed by the class, the folders options name, unknown
+    ///     options, option values that are code, the project's recipes,
+    ///     the lexicon's finding, the wrappers' own class;
+    /// 14. dependency freezes, copies into folders, extraction folders,
+    ///     key files, patched files, git's routes into git control, files
+    ///     rewritten in place;
+    /// 15. the write targets for the path law, less `script_operand`
+    ///     (handler, by the lexicon's name) and with each operand offered
+    ///     first to `write_operand` (handler).
+    pub(super) fn verb(&mut self, words: &[Word], mut ctx: Ctx) -> Handled {
+        let depth = ctx.depth;
+        let part = ctx.part();
+        let wrapping = ctx.wrapping;
         let head = &words[0];
         if head.dynamic {
             self.dynamic_verb(head, part, depth);
-            return;
+            return Handled::Judged;
         }
         let written = head.value.as_str();
         self.unclosed_conditional(words, part);
-        if self.function_call(written, site, wrapped, depth) {
-            return;
+        if self.function_call(written, &ctx) {
+            return Handled::Judged;
         }
-        if matches!(written, "cd" | "pushd" | "popd") {
-            self.change_folder(written, words, cwd, part, depth);
-            return;
+        if let Some(builtin) = verbs::handler(written).builtin {
+            match builtin(self, &ctx, written, words) {
+                Handled::No => {}
+                done => return done,
+            }
         }
         let (verb, is_script) = peel::verb_of(written);
-        let project_verb = self.project_runner(written, local_cwd.as_deref());
+        let project_verb = self.project_runner(written, ctx.cwd());
         let verb = project_verb.unwrap_or(verb);
-        let is_script = is_script
-            && project_verb.is_none()
-            && !self.is_project_tool(written, local_cwd.as_deref());
-        if is_script && self.script_by_path(written, head, site, depth, local_cwd.clone()) {
+        let is_script =
+            is_script && project_verb.is_none() && !self.is_project_tool(written, ctx.cwd());
+        if is_script && self.script_by_path(written, head, &ctx) {
             self.wrapper_floor(wrapping.wrapper, wrapping.class, Effect::Inspect, part);
-            return;
+            return Handled::Judged;
         }
+        let handler = verbs::handler(verb);
         let args = &words[1..];
-        self.named_trust(args, local_cwd.as_deref(), part, depth);
-        self.secret_reads(verb, args, part, depth, local_cwd.as_deref());
-        self.definitions(verb, args, part, depth, local_cwd.clone());
-        let local_cwd = if verb == "git" {
-            peel::git_cwd(args, self.location, local_cwd)
-        } else {
-            local_cwd
-        };
+        self.named_trust(args, ctx.cwd(), part, depth);
+        self.secret_reads(verb, args, part, depth, ctx.cwd());
+        self.definitions(verb, args, &ctx);
+        if let Some(folder) = handler.folder {
+            ctx.cwd = folder(self, &ctx, words);
+        }
         let interpreter = lexicon::lookup(verb).map_or(verb, |s| s.name());
-        self.in_place_edits(interpreter, args, part, depth, local_cwd.clone());
+        self.in_place_edits(interpreter, args, &ctx);
         if crate::inline::route::is_interpreter(interpreter)
-            && self.code_route(interpreter, args, site, depth, local_cwd.clone())
+            && self.code_route(interpreter, args, &ctx)
         {
             self.wrapper_floor(wrapping.wrapper, wrapping.class, Effect::Inspect, part);
-            return;
+            return Handled::Judged;
         }
-        if matches!(verb, "source" | ".")
-            && let Some(file) = args.first()
-        {
-            let how = if verb == "." { "." } else { "source" };
-            self.program_file(how, file, site, depth, local_cwd.clone());
-            return;
+        if let Some(runs) = handler.runs {
+            match runs(self, &ctx, verb, words) {
+                Handled::No => {}
+                done => return done,
+            }
         }
-        self.runs_elsewhere(verb, args, site, depth, &local_cwd);
-        self.command_floor(verb, args, site, depth, &local_cwd);
-        let verb_words: Cow<[Word]> = if verb == "find" {
-            Cow::Owned(peel::strip_find_exec(words))
-        } else {
-            Cow::Borrowed(words)
+        if let Some(elsewhere) = handler.elsewhere {
+            elsewhere(self, &ctx, verb, words);
+        }
+        self.command_floor(verb, args, &ctx);
+        let verb_words: Cow<[Word]> = match handler.lexicon_words {
+            Some(lexicon_words) => Cow::Owned(lexicon_words(words)),
+            None => Cow::Borrowed(words),
         };
         let Some(classified) = lexicon::classify(verb, &verb_words) else {
             // An unknown dependency tool still meets the freeze
@@ -116,39 +138,40 @@ impl Run<'_> {
             if !is_script {
                 self.frozen_dependencies(verb, args, part, depth);
             }
-            self.unlisted_verb(verb, runner, is_script, wrapping, part, depth);
-            return;
+            self.unlisted_verb(verb, is_script, &ctx);
+            return Handled::Judged;
         };
         let classified = refined_by_program(classified, args);
-        self.program_parts(verb, args, site, depth, local_cwd.clone());
+        self.program_parts(verb, args, &ctx);
         let effect = classified.effect;
-        self.narrowed_trust(effect, &classified.path, local_cwd.as_deref(), part, depth);
-        self.folder_option_trust(args, &classified, local_cwd.as_deref(), part, depth);
+        self.narrowed_trust(effect, &classified.path, ctx.cwd(), part, depth);
+        self.folder_option_trust(args, &classified, &ctx);
         self.note(depth, || {
             format!("lexicon: {} ({})", classified.rule, effect.as_str())
         });
         self.unknown_options(&classified, &verb_words, part, depth);
-        self.option_scripts(&classified, &verb_words, part, depth, local_cwd.clone());
+        self.option_scripts(&classified, &verb_words, &ctx);
         let tool = classified.path.first().map_or(verb, |p| &**p);
-        let recipes_read =
-            !is_script && self.project_recipes(tool, args, site, depth, local_cwd.clone());
+        let recipes_read = !is_script && self.project_recipes(tool, args, &ctx);
         if !is_script && !recipes_read {
             self.lexicon_finding(&classified, part);
         }
         self.wrapper_floor(wrapping.wrapper, wrapping.class, effect, part);
         self.frozen_dependencies(verb, args, part, depth);
-        self.copies_into_folder(verb, args, part, depth, local_cwd.clone());
-        self.extraction_folder(verb, args, part, depth, local_cwd.clone());
-        self.key_file(verb, args, part, depth, local_cwd.clone());
-        self.patched_files(verb, args, site, depth, local_cwd.clone());
-        self.git_control_routes(verb, args, part, depth, local_cwd.clone());
-        self.rewrites_in_place(&classified, &verb_words, part, depth, local_cwd.clone());
+        self.copies_into_folder(verb, args, &ctx);
+        self.extraction_folder(verb, args, &ctx);
+        self.key_file(verb, args, &ctx);
+        self.patched_files(verb, args, &ctx);
+        self.git_control_routes(verb, args, &ctx);
+        self.rewrites_in_place(&classified, &verb_words, &ctx);
         let target = Target {
             verb,
+            handler,
             args,
             words: &verb_words,
         };
-        self.written_targets(&target, &classified, part, depth, local_cwd);
+        self.written_targets(&target, &classified, &ctx);
+        Handled::Judged
     }
 
     /// `time [[`: a conditional that never closes, which bash rejects.
@@ -171,9 +194,10 @@ impl Run<'_> {
     /// the program, never a function of that name. Returns true when the
     /// name is surely the function (nothing more to judge); a name that
     /// may or may not be one is judged both ways.
-    fn function_call(&mut self, written: &str, site: &Site, wrapped: bool, depth: usize) -> bool {
+    fn function_call(&mut self, written: &str, ctx: &Ctx) -> bool {
+        let (site, depth) = (ctx.site, ctx.depth);
         let callee = match site.command.words.first() {
-            Some(first) if !wrapped && first.value == written => site.command.callee,
+            Some(first) if !ctx.wrapped && first.value == written => site.command.callee,
             _ => shell::Callee::Program,
         };
         if callee == shell::Callee::Program {
@@ -195,57 +219,12 @@ impl Run<'_> {
         callee == shell::Callee::Function
     }
 
-    /// `cd`, `pushd`, `popd`: the shell's folder changes. Their options
-    /// (`cd -P dir`) are read as any verb's: one they do not have is not
-    /// free, and the folder is the first operand.
-    fn change_folder(
-        &mut self,
-        written: &str,
-        words: &[Word],
-        cwd: &mut Option<PathBuf>,
-        part: &str,
-        depth: usize,
-    ) {
-        let classified = lexicon::classify(written, words);
-        if let Some(classified) = &classified {
-            self.unknown_options(classified, words, part, depth);
-        }
-        let operand = classified
-            .as_ref()
-            .and_then(|c| c.operands.first())
-            .and_then(|&i| words.get(i));
-        let location = self.location;
-        *cwd = match (written, operand) {
-            ("popd", _) => None,
-            (_, None) => location.home.clone(),
-            (_, Some(dir)) if dir.value == "-" => None,
-            (_, Some(dir)) => self.cd_folder(words, dir, cwd.as_deref()),
-        };
-        self.note(depth, || match cwd.as_deref() {
-            Some(dir) => format!("cd: now in {}", dir.display()),
-            None => "cd: the folder is now unknown".to_string(),
-        });
-        self.find(
-            Verdict::Free,
-            RuleId::lexicon(&["cd"], None),
-            "cd changes folder".into(),
-            "",
-            part,
-        );
-    }
-
     /// A program run by path (`./run.sh`, `tests/runtests.py`): its
     /// content is read where a lane can (true: judged), else the command
     /// is exec and the lexicon still judges its name.
-    fn script_by_path(
-        &mut self,
-        written: &str,
-        head: &Word,
-        site: &Site,
-        depth: usize,
-        local_cwd: Option<PathBuf>,
-    ) -> bool {
-        if self.script_file(written, ScriptKind::ByName, head, site, depth, local_cwd) {
+    fn script_by_path(&mut self, written: &str, head: &Word, ctx: &Ctx) -> bool {
+        let (site, depth) = (ctx.site, ctx.depth);
+        if self.script_file(written, ScriptKind::ByName, head, ctx) {
             return true;
         }
         self.note(depth, || {
@@ -261,66 +240,12 @@ impl Run<'_> {
         false
     }
 
-    /// Commands this one runs somewhere else: `ssh host CMD…` on the other
-    /// machine (the floor holds there as here), `ssh -o ProxyCommand=…` and
-    /// `scp -S prog` on this one, and `find -exec`'s commands.
-    fn runs_elsewhere(
-        &mut self,
-        verb: &str,
-        args: &[Word],
-        site: &Site,
-        depth: usize,
-        local_cwd: &Option<PathBuf>,
-    ) {
-        let part = site.command.text.as_str();
-        if verb == "ssh"
-            && let Some(remote) = peel::ssh_remote_command(args)
-        {
-            self.note(depth, || format!("ssh runs remotely: {}", remote.value));
-            if remote.dynamic {
-                self.find(
-                    Verdict::Signed,
-                    Rule::ParseDynamicScript,
-                    "ssh runs a remote command only known when the command runs".into(),
-                    "Write the remote command out literally so it can be checked.",
-                    part,
-                );
-            } else {
-                self.script(&remote.value, depth + 1, None);
-            }
-        }
-        for local in floor::ssh_local_commands(verb, args) {
-            self.note(depth, || format!("{verb} runs locally: {local}"));
-            self.find(
-                Effect::Exec.verdict(),
-                Rule::VerbExec,
-                format!("{verb} runs `{}` on this machine", limits::clip(&local, 80)),
-                Effect::Exec.remediation(),
-                part,
-            );
-            self.script(&local, depth + 1, local_cwd.clone());
-        }
-        if verb == "find" {
-            for inner in peel::find_exec_commands(args) {
-                self.note(depth, || "find -exec runs:".to_string());
-                let mut inner_cwd = local_cwd.clone();
-                self.words(Cow::Owned(inner), site, depth + 1, &mut inner_cwd);
-            }
-        }
-    }
-
     /// The blocked floor on the command, then the links it makes
     /// (`ln -s ~ h`) are recorded for later commands. Case-insensitive file
     /// systems (macOS) run `RM` as `rm`: the floor judges the name as such
     /// a system would find it.
-    fn command_floor(
-        &mut self,
-        verb: &str,
-        args: &[Word],
-        site: &Site,
-        depth: usize,
-        local_cwd: &Option<PathBuf>,
-    ) {
+    fn command_floor(&mut self, verb: &str, args: &[Word], ctx: &Ctx) {
+        let (site, depth, local_cwd) = (ctx.site, ctx.depth, &ctx.cwd);
         let floor_verb = verb.to_ascii_lowercase();
         let floor_location = Location {
             cwd: local_cwd.clone(),
@@ -343,15 +268,9 @@ impl Run<'_> {
     /// A verb the lexicon does not list: the class of the runner that
     /// fetched it (`npx`), or UNKNOWN (with the wrappers' own class, where
     /// stricter). A script run by path was judged already.
-    fn unlisted_verb(
-        &mut self,
-        verb: &str,
-        runner: Option<&'static crate::rules::Wrapper>,
-        is_script: bool,
-        wrapping: Wrapping,
-        part: &str,
-        depth: usize,
-    ) {
+    fn unlisted_verb(&mut self, verb: &str, is_script: bool, ctx: &Ctx) {
+        let (runner, wrapping) = (ctx.runner, ctx.wrapping);
+        let (part, depth) = (ctx.part(), ctx.depth);
         if let Some((w, class)) = runner.and_then(|w| w.unknown.map(|c| (w, c))) {
             self.find(
                 class.verdict(),
@@ -407,23 +326,20 @@ impl Run<'_> {
     /// write operands and option values (`sort -o F`, `--output=F`,
     /// `-oF`), and the working folder for commands that write into it
     /// (`tar -x`).
-    fn written_targets(
-        &mut self,
-        target: &Target,
-        classified: &Classified,
-        part: &str,
-        depth: usize,
-        cwd: Option<PathBuf>,
-    ) {
+    fn written_targets(&mut self, target: &Target, classified: &Classified, ctx: &Ctx) {
+        let (part, depth, cwd) = (ctx.part(), ctx.depth, ctx.cwd.clone());
         let Target {
             verb,
+            handler,
             args,
             words: verb_words,
         } = *target;
         let reach = crate::law::reach_of(verb, args);
-        let sed_script = sed_script_operand(classified, verb_words);
+        let script = verbs::handler(classified.spec.name())
+            .script_operand
+            .and_then(|operand| operand(classified, verb_words));
         for write in &classified.writes {
-            if matches!(write, Written::Arg(i) if Some(*i) == sed_script) {
+            if matches!(write, Written::Arg(i) if Some(*i) == script) {
                 continue;
             }
             // `mv a b`: the sources go away whole; the destination is
@@ -444,13 +360,10 @@ impl Run<'_> {
                 if super::law::remote_operand(verb, &word) {
                     continue;
                 }
-                if verb == "git"
-                    && self.git_magic_pathspec(&word, args, cwd.as_deref(), part, depth)
+                if let Some(write_operand) = handler.write_operand
+                    && write_operand(self, ctx, &word, args)
                 {
                     continue;
-                }
-                if verb == "git" && !word.glob && word.value.contains(['*', '?', '[']) {
-                    self.git_pathspec(&word, cwd.as_deref(), part, depth);
                 }
                 self.write_target(&word, cwd.clone(), reach, part, depth);
             }
@@ -461,31 +374,15 @@ impl Run<'_> {
 /// The class awk and sed take from their program (`awk '{system(…)}'`,
 /// `sed 'w f'`), where stricter than the lexicon's.
 fn refined_by_program(mut classified: Classified, args: &[Word]) -> Classified {
-    let program = match classified.spec.name() {
-        "awk" | "gawk" | "mawk" | "nawk" => crate::programs::awk(args),
-        "sed" | "gsed" => crate::programs::sed(args),
-        _ => None,
-    };
+    let program = verbs::handler(classified.spec.name())
+        .program
+        .and_then(|program| program(args));
     if let Some(found) = program.filter(|p| p.effect.rank() > classified.effect.rank()) {
         classified.effect = found.effect;
         classified.rule = RuleId::lexicon(&[classified.spec.name()], Some(found.id));
         classified.note = found.note;
     }
     classified
-}
-
-/// `sed -i SCRIPT FILE…`: without `-e` or `-f` the first operand is the
-/// script, not a file; its index.
-fn sed_script_operand(classified: &Classified, words: &[Word]) -> Option<usize> {
-    let given_apart = words.iter().any(|w| {
-        matches!(w.value.as_str(), "-e" | "--expression" | "-f" | "--file")
-            || w.value.starts_with("--expression=")
-            || w.value.starts_with("--file=")
-    });
-    if classified.spec.name() != "sed" || given_apart {
-        return None;
-    }
-    classified.operands.first().copied()
 }
 
 /// The word a write names: an operand, the value of `KEY=VALUE`, the rest
