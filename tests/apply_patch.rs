@@ -4,28 +4,10 @@
 //! (`args.patchText`); text that is not a patch is refused with exit 2.
 
 use serde_json::{Value, json};
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
 
 mod common;
 
-use common::Scratch;
-
-fn hook(args: &[&str], body: &Value) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_portcullis"))
-        .arg("hook")
-        .args(args)
-        .env("HOME", common::HOME)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn portcullis");
-    if let Some(mut input) = child.stdin.take() {
-        let _ = input.write_all(body.to_string().as_bytes());
-    }
-    child.wait_with_output().expect("wait for portcullis")
-}
+use common::{Scratch, hook};
 
 /// The OpenCode verdict and rule for a patch run in `cwd`.
 fn opencode(cwd: &str, patch: &str) -> (String, String) {

@@ -5,12 +5,10 @@
 //! stricter verdicts are unchanged.
 
 use serde_json::{Value, json};
-use std::io::Write;
-use std::process::{Command, Stdio};
 
 mod common;
 
-use common::Scratch;
+use common::{Scratch, hook};
 
 /// The permission decision for `command` in `mode`, or `None` for no output.
 fn decision(cwd: &str, mode: &str, command: &str) -> Option<String> {
@@ -23,18 +21,7 @@ fn decision(cwd: &str, mode: &str, command: &str) -> Option<String> {
         "tool_input": {"command": command},
         "tool_use_id": "toolu_1"
     });
-    let mut child = Command::new(env!("CARGO_BIN_EXE_portcullis"))
-        .arg("hook")
-        .env("HOME", common::HOME)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn portcullis");
-    if let Some(mut input) = child.stdin.take() {
-        let _ = input.write_all(body.to_string().as_bytes());
-    }
-    let out = child.wait_with_output().expect("wait for portcullis");
+    let out = hook(&[], &body);
     assert!(out.status.success(), "{command}: {:?}", out.status);
     if out.stdout.is_empty() {
         return None;

@@ -61,21 +61,45 @@ fn plugin_manifest_names_the_hooks_file() {
     assert!(root().join("bin/portcullis-hook").exists());
 }
 
-fn run_launcher(plugin_root: &Path, path_env: &str) -> std::process::Output {
+/// `sh ARGS` with `PATH` set to `path_env` and a `git reset --hard`
+/// request on stdin, as Claude Code runs a hook command.
+fn run_sh(args: &[&str], path_env: &str, plugin_root: Option<&Path>) -> std::process::Output {
     let body = br#"{"tool_name":"Bash","tool_input":{"command":"git reset --hard"},"cwd":"/tmp"}"#;
-    let mut child = Command::new("/bin/sh")
-        .arg(root().join("bin/portcullis-hook"))
-        .env("CLAUDE_PLUGIN_ROOT", plugin_root)
-        .env("PATH", path_env)
+    let mut sh = Command::new("/bin/sh");
+    sh.args(args).env("PATH", path_env);
+    if let Some(root) = plugin_root {
+        sh.env("CLAUDE_PLUGIN_ROOT", root);
+    }
+    let mut child = sh
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("sh runs the launcher");
+        .expect("sh runs");
     if let Some(mut stdin) = child.stdin.take() {
         let _ = stdin.write_all(body);
     }
-    child.wait_with_output().expect("launcher finishes")
+    child.wait_with_output().expect("sh finishes")
+}
+
+/// The hook ran and denied the request.
+fn assert_denied(out: &std::process::Output) {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let value: Value = serde_json::from_slice(&out.stdout).expect("hook JSON");
+    assert_eq!(value["hookSpecificOutput"]["permissionDecision"], "deny");
+}
+
+fn run_launcher(plugin_root: &Path, path_env: &str) -> std::process::Output {
+    let launcher = root().join("bin/portcullis-hook");
+    run_sh(
+        &[&launcher.display().to_string()],
+        path_env,
+        Some(plugin_root),
+    )
 }
 
 #[test]
@@ -88,13 +112,7 @@ fn launcher_runs_the_binary_or_blocks() {
     std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_portcullis"), &linked)
         .expect("symlink the binary");
     let out = run_launcher(&scratch, "/usr/bin:/bin");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let value: Value = serde_json::from_slice(&out.stdout).expect("hook JSON");
-    assert_eq!(value["hookSpecificOutput"]["permissionDecision"], "deny");
+    assert_denied(&out);
 
     std::fs::remove_file(&linked).expect("unlink");
     let out = run_launcher(&scratch, "/nonexistent");
@@ -153,21 +171,8 @@ fn readme_settings_command() -> String {
 }
 
 fn run_settings_command(command: &str, path_env: &str) -> std::process::Output {
-    let body = br#"{"tool_name":"Bash","tool_input":{"command":"git reset --hard"},"cwd":"/tmp"}"#;
     // Claude Code runs a hook command with `sh -c`.
-    let mut child = Command::new("/bin/sh")
-        .arg("-c")
-        .arg(command)
-        .env("PATH", path_env)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("sh runs the hook command");
-    if let Some(mut stdin) = child.stdin.take() {
-        let _ = stdin.write_all(body);
-    }
-    child.wait_with_output().expect("hook command finishes")
+    run_sh(&["-c", command], path_env, None)
 }
 
 #[test]
@@ -195,12 +200,6 @@ fn readme_settings_snippet_fails_closed() {
     std::fs::remove_file(&crash).expect("unlink");
     std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_portcullis"), &crash).expect("symlink");
     let out = run_settings_command(&command, &format!("{}:/usr/bin:/bin", bin.display()));
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let value: Value = serde_json::from_slice(&out.stdout).expect("hook JSON");
-    assert_eq!(value["hookSpecificOutput"]["permissionDecision"], "deny");
+    assert_denied(&out);
     let _ = std::fs::remove_dir_all(&scratch);
 }

@@ -391,6 +391,30 @@ pub fn check_binary(cwd: &Path, command: &str) -> (String, String) {
     )
 }
 
+/// Runs `command` with `stdin` as its whole input; a child that exits
+/// before reading it all (a size limit) is not a failure of the writer.
+pub fn run_with_stdin(command: &mut std::process::Command, stdin: &[u8]) -> std::process::Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn the command");
+    if let Some(mut input) = child.stdin.take() {
+        let _ = input.write_all(stdin);
+    }
+    child.wait_with_output().expect("wait for the command")
+}
+
+/// `portcullis hook ARGS` (home [`HOME`]) with the JSON `body` on stdin.
+pub fn hook(args: &[&str], body: &serde_json::Value) -> std::process::Output {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_portcullis"));
+    command.arg("hook").args(args).env("HOME", HOME);
+    run_with_stdin(&mut command, body.to_string().as_bytes())
+}
+
 /// Folders to remove when the test process exits: for fixtures built once
 /// per process (a `static`, which is never dropped).
 pub fn remove_at_exit(path: &Path) {
