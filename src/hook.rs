@@ -9,7 +9,10 @@
 #![deny(clippy::indexing_slicing)]
 
 pub mod apply_patch;
+pub mod hosts;
 pub mod wire;
+
+pub use hosts::{Event, Host};
 
 use crate::paths::Location;
 use crate::verdict::{Decision, Verdict};
@@ -135,6 +138,10 @@ pub struct Request {
     /// The host is in a read-only planning mode (Claude Code's
     /// `permission_mode: plan`): only what merely looks is answered FREE.
     pub plan: bool,
+    /// The host the request's shape names (`None`: none does).
+    pub host: Option<Host>,
+    /// The hook event it is for.
+    pub event: Event,
 }
 
 /// Reads a Claude Code PreToolUse request (or OpenCode's `{tool, args}`).
@@ -158,20 +165,45 @@ pub fn parse_request(input: &[u8], home: Option<PathBuf>) -> Result<Request, Hoo
     if !value.is_object() {
         return Err(HookError::Shape("the request is not a JSON object".into()));
     }
-    let request = wire::Request::deserialize(value).map_err(|e| HookError::Shape(e.to_string()))?;
+    let mut request =
+        wire::Request::deserialize(value).map_err(|e| HookError::Shape(e.to_string()))?;
+    let host = hosts::detect(&request);
+    let event = hosts::event(&request);
+    // Copilot's toolArgs (an object, or a JSON string in older versions)
+    // and Cursor's top-level command read as a tool input.
+    if request.tool_input.is_none() && request.args.is_none() {
+        if let Some(args) = request.tool_args.take() {
+            let args = match args {
+                serde_json::Value::String(text) => crate::strict_json::from_str(&text)
+                    .map_err(|e| HookError::Shape(format!("toolArgs: {e}")))?,
+                other => other,
+            };
+            let input = wire::ToolInput::deserialize(args)
+                .map_err(|e| HookError::Shape(format!("toolArgs: {e}")))?;
+            request.args = Some(wire::ObjectOnly(input));
+        } else if let Some(command) = request.command.take() {
+            request.args = Some(wire::ObjectOnly(wire::ToolInput {
+                command: Some(command),
+                ..Default::default()
+            }));
+            if request.tool().is_none() {
+                request.tool_name = Some(wire::Field::Text("Bash".to_string()));
+            }
+        }
+    }
     let cwd = request
         .cwd
         .as_ref()
         .and_then(wire::Field::text)
         .filter(|c| c.starts_with('/'))
         .map(PathBuf::from);
-    let location = Location { cwd, home };
+    let mut location = Location { cwd, home };
     let plan = request
         .permission_mode
         .as_ref()
         .and_then(wire::Field::text)
         .is_some_and(|mode| mode == "plan");
-    let tool = request.tool().unwrap_or("Bash");
+    let tool = hosts::canonical_tool(request.tool().unwrap_or("Bash"));
     let input = request.input();
     if let Some(kind) = file_tool(tool) {
         let input = input.ok_or_else(|| HookError::Shape("no tool_input".into()))?;
@@ -192,6 +224,8 @@ pub fn parse_request(input: &[u8], home: Option<PathBuf>) -> Result<Request, Hoo
             },
             location,
             plan,
+            host,
+            event,
         });
     }
     if tool == "apply_patch" {
@@ -212,6 +246,8 @@ pub fn parse_request(input: &[u8], home: Option<PathBuf>) -> Result<Request, Hoo
             },
             location,
             plan,
+            host,
+            event,
         });
     }
     if matches!(tool, "Grep" | "grep") {
@@ -227,6 +263,8 @@ pub fn parse_request(input: &[u8], home: Option<PathBuf>) -> Result<Request, Hoo
             },
             location,
             plan,
+            host,
+            event,
         });
     }
     // PowerShell commands are not bash: they get no output, like other tools.
@@ -238,9 +276,25 @@ pub fn parse_request(input: &[u8], home: Option<PathBuf>) -> Result<Request, Hoo
             },
             location,
             plan,
+            host,
+            event,
         });
     }
     let input = input.ok_or_else(|| HookError::Shape("no tool_input".into()))?;
+    if let Some(folder) = input
+        .dir_path
+        .as_ref()
+        .or(input.working_directory.as_ref())
+        .and_then(wire::Field::text)
+        .filter(|f| !f.is_empty())
+    {
+        // Relative to the session's folder; unknown without one.
+        location.cwd = match (&location.cwd, folder.starts_with('/')) {
+            (_, true) => Some(PathBuf::from(folder)),
+            (Some(cwd), false) => Some(cwd.join(folder)),
+            (None, false) => None,
+        };
+    }
     let command = input
         .command
         .as_ref()
@@ -253,6 +307,8 @@ pub fn parse_request(input: &[u8], home: Option<PathBuf>) -> Result<Request, Hoo
         },
         location,
         plan,
+        host,
+        event,
     })
 }
 
@@ -262,7 +318,12 @@ pub fn parse_request(input: &[u8], home: Option<PathBuf>) -> Result<Request, Hoo
 /// `replaceAll` and `edits`. `None` when it says nothing readable.
 fn edit_content(input: &wire::ToolInput) -> Option<crate::engine::EditContent> {
     use crate::engine::EditContent;
-    if let Some(text) = input.content.as_ref().and_then(wire::Field::text) {
+    if let Some(text) = input
+        .content
+        .as_ref()
+        .or(input.file_text.as_ref())
+        .and_then(wire::Field::text)
+    {
         return Some(EditContent::Whole(text.to_string()));
     }
     if let Some(edits) = &input.edits {
@@ -340,15 +401,6 @@ pub fn claude_output(decision: &Decision, options: HookOptions) -> Option<String
     Some(serde_json::to_string(&output).unwrap_or_else(|_| DENY_FALLBACK.to_string()))
 }
 
-/// Which host's output format a hook call prints.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Host {
-    /// Claude Code's PreToolUse output.
-    Claude,
-    /// One JSON verdict object, for the OpenCode plugin.
-    OpenCode,
-}
-
 /// One whole hook call, as the binary runs it: the request's bytes in, the
 /// line to print (if any) out. `home` is the home folder; `fallback_cwd`
 /// stands in for a request without a `cwd` (Claude Code runs hooks in the
@@ -356,7 +408,7 @@ pub enum Host {
 /// caller reports it and exits 2, which blocks the call.
 pub fn respond(
     input: &[u8],
-    host: Host,
+    host: Option<Host>,
     options: HookOptions,
     home: Option<PathBuf>,
     fallback_cwd: Option<PathBuf>,
@@ -411,26 +463,26 @@ pub fn respond(
         ),
         ToolCall::Other { .. } => return Ok(None),
     };
-    Ok(match host {
-        Host::OpenCode => Some(opencode_output(&decision)),
-        // A file the law allows: the host decides as usual.
-        Host::Claude if file_tool && decision.verdict() == Verdict::Free => None,
-        // Plan mode is read-only: a FREE build, test or format is left to
-        // the host, which refuses it there (an `allow` would override it).
-        Host::Claude
-            if request.plan && decision.verdict() == Verdict::Free && !only_looks(&decision) =>
-        {
-            None
-        }
-        Host::Claude => claude_output(&decision, options),
-    })
+    // Without `--host`, the request's shape names the host; a request no
+    // host sends is refused, so the call is blocked.
+    let host = host.or(request.host).ok_or_else(|| {
+        HookError::Shape("the request matches no host's shape; pass --host".into())
+    })?;
+    Ok(hosts::output(
+        host,
+        request.event,
+        &decision,
+        options,
+        file_tool,
+        request.plan,
+    ))
 }
 
 /// Whether every FREE finding of `decision` only looks: a lexicon class of
 /// `inspect`, inline code that only computes and prints, or a finding that
 /// stands for the commands judged beside it (a function's call, a recipe
 /// read, an empty command). A build, test or format does not.
-fn only_looks(decision: &Decision) -> bool {
+pub(crate) fn only_looks(decision: &Decision) -> bool {
     use crate::rule_id::{InlineRule, Rule, RuleId};
     decision
         .findings

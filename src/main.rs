@@ -136,7 +136,7 @@ fn location(cwd: Option<PathBuf>) -> Location {
 }
 
 /// `portcullis hook`: one request on stdin, its decision (if any) on stdout.
-fn hook_command(host: Host, options: HookOptions) -> Result<u8, CliError> {
+fn hook_command(host: Option<Host>, options: HookOptions) -> Result<u8, CliError> {
     let mut input = Vec::new();
     io::stdin()
         .take(limits::MAX_STDIN_BYTES as u64 + 1)

@@ -225,12 +225,20 @@ const REQUESTS: &[(&str, &str)] = &[
 
 /// The hook's option sets, each with its golden file.
 const HOSTS: &[(&str, &[&str])] = &[
-    ("hook-claude.txt", &[]),
+    ("hook-claude.txt", &["--host", "claude"]),
     (
         "hook-claude-defer-ask.txt",
         &["--host", "claude", "--free", "defer", "--unknown", "ask"],
     ),
     ("hook-opencode.txt", &["--host", "opencode"]),
+    // No --host: each request answered as the host its shape names (the
+    // OpenCode shape as OpenCode, the rest as Claude Code).
+    ("hook-detected.txt", &[]),
+    ("hook-codex.txt", &["--host", "codex"]),
+    ("hook-gemini.txt", &["--host", "gemini"]),
+    ("hook-copilot.txt", &["--host", "copilot"]),
+    ("hook-cursor.txt", &["--host", "cursor"]),
+    ("hook-qwen.txt", &["--host", "qwen"]),
 ];
 
 /// Commands for `explain`.

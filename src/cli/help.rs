@@ -3,7 +3,7 @@
 
 /// Every command's usage: `portcullis --help`, and after a usage error.
 pub const USAGE: &str = "usage:
-  portcullis hook [--host claude|opencode] [--free allow|defer] [--unknown defer|ask]
+  portcullis hook [--host claude|opencode|codex|gemini|copilot|cursor|qwen] [--free allow|defer] [--unknown defer|ask]
   portcullis check [--json] [--cwd DIR] -- COMMAND
   portcullis explain [--tree] [--cwd DIR] -- COMMAND
   portcullis replay [--format auto|lines|jsonl|sessions|bash|zsh|fish|claude] [--json | --summary-json]
@@ -14,15 +14,18 @@ pub const USAGE: &str = "usage:
 
 /// `portcullis hook --help`.
 pub const HOOK: &str =
-    "usage: portcullis hook [--host claude|opencode] [--free allow|defer] [--unknown defer|ask]
+    "usage: portcullis hook [--host claude|opencode|codex|gemini|copilot|cursor|qwen] [--free allow|defer] [--unknown defer|ask]
 
-Reads one tool-call request on stdin (Claude Code's PreToolUse JSON, or
-OpenCode's) and writes the decision on stdout. Exit 0 with a decision or
-none; exit 2 on bad input, which Claude Code takes as a block.
+Reads one tool-call request on stdin (the hook JSON of Claude Code, Codex,
+Gemini CLI, Copilot CLI, Cursor or Qwen Code, or the OpenCode plugin's) and
+writes the decision on stdout, in the form that host honours. Exit 0 with a
+decision or none; exit 2 on bad input, which every host takes as a block.
 
 options:
-  --host claude|opencode  who asks: Claude Code (the default), or OpenCode,
-                          which gets a JSON verdict object
+  --host NAME             who asks: claude, opencode (a JSON verdict object),
+                          codex, gemini, copilot, cursor or qwen; without it
+                          the host is told from the request's shape, and a
+                          request no host sends is refused (exit 2)
   --free allow|defer      FREE: allow (the default), or print nothing and let
                           the host's own rules decide
   --unknown defer|ask     UNKNOWN: print nothing (the default), or ask

@@ -40,8 +40,9 @@ pub enum Command {
     Version,
     /// `hook`: answer one request on stdin.
     Hook {
-        /// Whose request and output format.
-        host: Host,
+        /// Whose request and output format (`None`: the request's shape
+        /// names the host).
+        host: Option<Host>,
         /// What FREE and UNKNOWN print.
         options: HookOptions,
     },
@@ -175,7 +176,7 @@ fn parse_help(mut parser: Parser) -> Result<Command, CliError> {
 /// `hook [--host H] [--free F] [--unknown U]`.
 fn parse_hook(mut parser: Parser) -> Result<Command, CliError> {
     let mut options = HookOptions::default();
-    let mut host = Host::Claude;
+    let mut host = None;
     let bad =
         |flag: &str, value: &str| CliError(format!("bad hook option `{flag} {value}`\n{USAGE}"));
     while let Some(arg) = next(&mut parser)? {
@@ -186,8 +187,7 @@ fn parse_hook(mut parser: Parser) -> Result<Command, CliError> {
                 // A missing value is reported as the bad option it is.
                 let value = value(&mut parser, &flag).unwrap_or_default();
                 match (flag.as_str(), value.as_str()) {
-                    ("--host", "claude" | "claude-code") => host = Host::Claude,
-                    ("--host", "opencode") => host = Host::OpenCode,
+                    ("--host", name) if Host::named(name).is_some() => host = Host::named(name),
                     ("--free", "allow") => options.free_allows = true,
                     ("--free", "defer") => options.free_allows = false,
                     ("--unknown", "defer") => options.unknown_asks = false,
@@ -401,7 +401,7 @@ mod tests {
         assert_eq!(
             parsed(&["hook", "--host=opencode", "--free=defer"]),
             Ok(Command::Hook {
-                host: Host::OpenCode,
+                host: Some(Host::OpenCode),
                 options: HookOptions {
                     free_allows: false,
                     ..HookOptions::default()

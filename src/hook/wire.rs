@@ -34,13 +34,47 @@ pub struct Request {
     /// OpenCode's tool input.
     #[serde(default, deserialize_with = "present")]
     pub args: Option<ObjectOnly<ToolInput>>,
+    /// Copilot's tool name (camelCase events).
+    #[serde(default, rename = "toolName", deserialize_with = "present")]
+    pub tool_name_camel: Option<Field>,
+    /// Copilot's tool input: an object, or (older versions) a JSON string.
+    #[serde(default, rename = "toolArgs")]
+    pub tool_args: Option<serde_json::Value>,
+    /// Cursor's `beforeShellExecution` command, at the top level.
+    #[serde(default, deserialize_with = "present")]
+    pub command: Option<Field>,
+    /// The event (`PreToolUse`, `BeforeTool`, `beforeShellExecution` …).
+    #[serde(default, deserialize_with = "present")]
+    pub hook_event_name: Option<Field>,
+    /// Codex's turn id.
+    #[serde(default, deserialize_with = "present")]
+    pub turn_id: Option<Field>,
+    /// Qwen's tool call id.
+    #[serde(default, deserialize_with = "present")]
+    pub tool_call_id: Option<Field>,
+    /// Qwen's prompt id.
+    #[serde(default, deserialize_with = "present")]
+    pub prompt_id: Option<Field>,
+    /// Claude Code's and Codex's tool use id.
+    #[serde(default, deserialize_with = "present")]
+    pub tool_use_id: Option<Field>,
+    /// Gemini's and Copilot's timestamp (a string, or Copilot's number).
+    #[serde(default, deserialize_with = "present")]
+    pub timestamp: Option<Field>,
+    /// Cursor's version.
+    #[serde(default, deserialize_with = "present")]
+    pub cursor_version: Option<Field>,
 }
 
 impl Request {
     /// The tool's name: `tool_name` when present, else `tool`; `None` when
     /// the one present is not a string.
     pub fn tool(&self) -> Option<&str> {
-        self.tool_name.as_ref().or(self.tool.as_ref())?.text()
+        self.tool_name
+            .as_ref()
+            .or(self.tool_name_camel.as_ref())
+            .or(self.tool.as_ref())?
+            .text()
     }
 
     /// The tool's input: `tool_input` when present, else `args`.
@@ -82,6 +116,15 @@ pub struct ToolInput {
     /// OpenCode's `grep` glob.
     #[serde(default, deserialize_with = "present")]
     pub include: Option<Field>,
+    /// Gemini's shell folder, relative to the project.
+    #[serde(default, deserialize_with = "present")]
+    pub dir_path: Option<Field>,
+    /// Cursor's shell folder.
+    #[serde(default, deserialize_with = "present")]
+    pub working_directory: Option<Field>,
+    /// Copilot's `create` text.
+    #[serde(default, deserialize_with = "present")]
+    pub file_text: Option<Field>,
     /// OpenCode's `apply_patch` text (Codex sends it as `command`).
     #[serde(default, rename = "patchText", deserialize_with = "present")]
     pub patch_text: Option<Field>,
