@@ -7,10 +7,10 @@
 // Run: CLAUDE_BIN=…/claude PORTCULLIS_BIN=target/release/portcullis node tests/e2e/claude-code.mjs
 // (tests/e2e/run.sh installs the client into a cache folder first).
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { runClient } from "./lib.mjs";
 import { start, toolResults } from "./mock-anthropic.mjs";
 
 const claude = process.env.CLAUDE_BIN;
@@ -55,19 +55,7 @@ async function run({ tool, hookCommand, mode = "default", files = {} }) {
     IS_SANDBOX: "1",
   };
   const args = ["-p", "do the task", "--settings", settings, "--permission-mode", mode, "--output-format", "json"];
-  const outcome = await new Promise((resolve) => {
-    const child = spawn(claude, args, { cwd: project, env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    // Every client run has a time bound.
-    const timer = setTimeout(() => child.kill("SIGKILL"), 90_000);
-    child.on("close", (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr });
-    });
-  });
+  const outcome = await runClient(claude, args, { cwd: project, env, ms: 90_000 });
   await mock.close();
   const results = toolResults(mock.requests);
   // What the project holds after the run, read before it is removed.

@@ -4,7 +4,7 @@
 // tool_result) ends with a short text. Requests without tools (titles,
 // summaries) get a short text too. Every request body is kept, so a test
 // can read what the model was told (the hook's reason, a tool's output).
-import { createServer } from "node:http";
+import { notFound, serve } from "./lib.mjs";
 
 /** Writes one server-sent event. */
 function event(res, name, data) {
@@ -52,44 +52,25 @@ function hasToolResult(body) {
  * `{ name, input }`, the one call the model asks for.
  */
 export function start(tool) {
-  const requests = [];
   let calls = 0;
-  const server = createServer((req, res) => {
-    let raw = "";
-    req.on("data", (chunk) => (raw += chunk));
-    req.on("end", () => {
-      let body = {};
-      try {
-        body = JSON.parse(raw || "{}");
-      } catch {
-        body = {};
-      }
-      requests.push({ url: req.url, body });
-      if (!req.url.startsWith("/v1/messages")) {
-        res.writeHead(404, { "content-type": "application/json" });
-        res.end(JSON.stringify({ type: "error", error: { type: "not_found_error", message: "mock" } }));
-        return;
-      }
-      if (req.url.startsWith("/v1/messages/count_tokens")) {
-        res.writeHead(200, { "content-type": "application/json" });
-        res.end(JSON.stringify({ input_tokens: 10 }));
-        return;
-      }
-      const model = body.model || "claude-mock";
-      const wantsTool = Array.isArray(body.tools) && body.tools.some((t) => t.name === tool.name);
-      if (wantsTool && !hasToolResult(body)) {
-        calls++;
-        stream(res, model, { type: "tool_use", id: `toolu_mock_${calls}`, name: tool.name, input: tool.input }, "tool_use");
-      } else {
-        stream(res, model, { type: "text", text: "done" }, "end_turn");
-      }
-    });
-  });
-  return new Promise((resolve) => {
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      resolve({ url: `http://127.0.0.1:${port}`, requests, close: () => new Promise((r) => server.close(r)) });
-    });
+  return serve((req, body, res) => {
+    if (!req.url.startsWith("/v1/messages")) {
+      notFound(res, { type: "error", error: { type: "not_found_error", message: "mock" } });
+      return;
+    }
+    if (req.url.startsWith("/v1/messages/count_tokens")) {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ input_tokens: 10 }));
+      return;
+    }
+    const model = body.model || "claude-mock";
+    const wantsTool = Array.isArray(body.tools) && body.tools.some((t) => t.name === tool.name);
+    if (wantsTool && !hasToolResult(body)) {
+      calls++;
+      stream(res, model, { type: "tool_use", id: `toolu_mock_${calls}`, name: tool.name, input: tool.input }, "tool_use");
+    } else {
+      stream(res, model, { type: "text", text: "done" }, "end_turn");
+    }
   });
 }
 

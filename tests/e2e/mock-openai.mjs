@@ -3,7 +3,7 @@
 // one tool call (the tool and arguments given to `start`), every later
 // turn (one that carries a tool message) ends with a short text, streamed
 // or not as the request asks. Every request body is kept.
-import { createServer } from "node:http";
+import { notFound, serve } from "./lib.mjs";
 
 const chunk = (delta, finish) => ({
   id: "chatcmpl-mock",
@@ -15,71 +15,52 @@ const chunk = (delta, finish) => ({
 
 /** Starts the server; resolves to `{ url, requests, close }`. */
 export function start(tool) {
-  const requests = [];
   let calls = 0;
-  const server = createServer((req, res) => {
-    let raw = "";
-    req.on("data", (c) => (raw += c));
-    req.on("end", () => {
-      let body = {};
-      try {
-        body = JSON.parse(raw || "{}");
-      } catch {
-        body = {};
-      }
-      requests.push({ url: req.url, body });
-      if (!req.url.endsWith("/chat/completions")) {
-        res.writeHead(404, { "content-type": "application/json" });
-        res.end(JSON.stringify({ error: { message: "mock: not found" } }));
-        return;
-      }
-      const messages = body.messages || [];
-      const offered = (body.tools || []).some((t) => t.function && t.function.name === tool.name);
-      const answered = messages.some((m) => m.role === "tool");
-      const call = offered && !answered;
-      if (call) calls++;
-      const toolCall = {
-        index: 0,
-        id: `call_mock_${calls}`,
-        type: "function",
-        function: { name: tool.name, arguments: JSON.stringify(tool.input) },
-      };
-      if (!body.stream) {
-        res.writeHead(200, { "content-type": "application/json" });
-        const message = call
-          ? { role: "assistant", content: null, tool_calls: [{ ...toolCall, index: undefined }] }
-          : { role: "assistant", content: "done" };
-        res.end(
-          JSON.stringify({
-            id: "chatcmpl-mock",
-            object: "chat.completion",
-            created: 0,
-            model: "mock-model",
-            choices: [{ index: 0, message, finish_reason: call ? "tool_calls" : "stop" }],
-            usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
-          }),
-        );
-        return;
-      }
-      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-      const send = (data) => res.write(`data: ${JSON.stringify(data)}\n\n`);
-      if (call) {
-        send(chunk({ role: "assistant", tool_calls: [toolCall] }, null));
-        send(chunk({}, "tool_calls"));
-      } else {
-        send(chunk({ role: "assistant", content: "done" }, null));
-        send(chunk({}, "stop"));
-      }
-      send({ ...chunk({}, null), choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } });
-      res.write("data: [DONE]\n\n");
-      res.end();
-    });
-  });
-  return new Promise((resolve) => {
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      resolve({ url: `http://127.0.0.1:${port}`, requests, close: () => new Promise((r) => server.close(r)) });
-    });
+  return serve((req, body, res) => {
+    if (!req.url.endsWith("/chat/completions")) {
+      notFound(res, { error: { message: "mock: not found" } });
+      return;
+    }
+    const messages = body.messages || [];
+    const offered = (body.tools || []).some((t) => t.function && t.function.name === tool.name);
+    const answered = messages.some((m) => m.role === "tool");
+    const call = offered && !answered;
+    if (call) calls++;
+    const toolCall = {
+      index: 0,
+      id: `call_mock_${calls}`,
+      type: "function",
+      function: { name: tool.name, arguments: JSON.stringify(tool.input) },
+    };
+    if (!body.stream) {
+      res.writeHead(200, { "content-type": "application/json" });
+      const message = call
+        ? { role: "assistant", content: null, tool_calls: [{ ...toolCall, index: undefined }] }
+        : { role: "assistant", content: "done" };
+      res.end(
+        JSON.stringify({
+          id: "chatcmpl-mock",
+          object: "chat.completion",
+          created: 0,
+          model: "mock-model",
+          choices: [{ index: 0, message, finish_reason: call ? "tool_calls" : "stop" }],
+          usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+        }),
+      );
+      return;
+    }
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+    const send = (data) => res.write(`data: ${JSON.stringify(data)}\n\n`);
+    if (call) {
+      send(chunk({ role: "assistant", tool_calls: [toolCall] }, null));
+      send(chunk({}, "tool_calls"));
+    } else {
+      send(chunk({ role: "assistant", content: "done" }, null));
+      send(chunk({}, "stop"));
+    }
+    send({ ...chunk({}, null), choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } });
+    res.write("data: [DONE]\n\n");
+    res.end();
   });
 }
 

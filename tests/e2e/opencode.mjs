@@ -7,11 +7,11 @@
 //
 // Run: OPENCODE_BIN=…/opencode PORTCULLIS_BIN=target/release/portcullis node tests/e2e/opencode.mjs
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { runClient } from "./lib.mjs";
 import { start, toolMessages } from "./mock-openai.mjs";
 
 const opencode = process.env.OPENCODE_BIN;
@@ -61,18 +61,7 @@ async function run({ tool, model = "mock-model", withPlugin = true, env: extra =
     PORTCULLIS_BIN: portcullis,
     ...extra,
   };
-  const outcome = await new Promise((resolve) => {
-    const child = spawn(opencode, ["run", "do the task"], { cwd: project, env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
-    child.on("close", (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr });
-    });
-  });
+  const outcome = await runClient(opencode, ["run", "do the task"], { cwd: project, env, ms: 120_000 });
   await mock.close();
   const told = toolMessages(mock.requests);
   const left = new Set(readdirSync(project));
