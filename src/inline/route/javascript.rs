@@ -174,6 +174,10 @@ pub(super) fn deno<'w>(args: &'w [Word]) -> Route<'w> {
     }
 }
 
+/// bun's options before its program that take no value and change
+/// nothing about what runs.
+const BUN_PLAIN_OPTIONS: &[&str] = &["--silent", "--smol", "--bun", "-b", "--no-install"];
+
 pub(super) fn bun<'w>(args: &'w [Word]) -> Route<'w> {
     let js = Lane::Code(Language::JavaScript);
     let mut i = 0;
@@ -194,7 +198,11 @@ pub(super) fn bun<'w>(args: &'w [Word]) -> Route<'w> {
                     _ => Route::Lexicon,
                 };
             }
-            a if a.starts_with('-') => i += 1,
+            // Only options known to change nothing about what runs are
+            // passed over; any other (`--preload FILE`, `-r FILE`, an
+            // option portcullis does not know) leaves bun to the lexicon.
+            a if BUN_PLAIN_OPTIONS.contains(&a) => i += 1,
+            a if a.starts_with('-') => return Route::Lexicon,
             _ if is_script_path(&arg.value) => {
                 return Route::File {
                     lane: js,
