@@ -238,6 +238,13 @@ struct Grammar {
     interactive: &'static [&'static str],
     /// Short options may be bundled (`-uc CODE`, `-lne CODE`).
     bundles: bool,
+    /// For a lane that can find code FREE, its closed set of options that
+    /// take no value and change nothing about what runs: any option
+    /// outside it and the lists above leaves the command to the lexicon
+    /// (an unknown option may take the next word as its value, which would
+    /// then be read as the program). `None`: the lane is never FREE (a
+    /// token scan) or checks its options elsewhere (Python's).
+    plain: Option<&'static [&'static str]>,
 }
 
 const PYTHON: Grammar = Grammar {
@@ -250,6 +257,7 @@ const PYTHON: Grammar = Grammar {
     module: &["-m"],
     interactive: &["-i"],
     bundles: true,
+    plain: None,
 };
 
 const TS_NODE: Grammar = Grammar {
@@ -268,11 +276,28 @@ const TS_NODE: Grammar = Grammar {
     ],
     glued: &[],
     lexicon: &["-v", "--version", "-h", "--help", "watch"],
-    preload: &["-r", "--require"],
+    preload: &["-r", "--require", "--import"],
     glued_preload: &[],
     module: &[],
     interactive: &[],
     bundles: false,
+    plain: Some(&[
+        "-T",
+        "--transpile-only",
+        "--type-check",
+        "-H",
+        "--cwd-mode",
+        "--swc",
+        "--esm",
+        "--files",
+        "--pretty",
+        "--skip-project",
+        "--skip-ignore",
+        "--prefer-ts-exts",
+        "--no-cache",
+        "-q",
+        "--quiet",
+    ]),
 };
 
 const PERL: Grammar = Grammar {
@@ -285,6 +310,7 @@ const PERL: Grammar = Grammar {
     module: &[],
     interactive: &[],
     bundles: true,
+    plain: None,
 };
 
 const RUBY: Grammar = Grammar {
@@ -297,6 +323,7 @@ const RUBY: Grammar = Grammar {
     module: &[],
     interactive: &[],
     bundles: true,
+    plain: None,
 };
 
 const PHP: Grammar = Grammar {
@@ -319,6 +346,7 @@ const PHP: Grammar = Grammar {
     module: &[],
     interactive: &[],
     bundles: false,
+    plain: None,
 };
 
 const LUA: Grammar = Grammar {
@@ -331,6 +359,7 @@ const LUA: Grammar = Grammar {
     module: &[],
     interactive: &[],
     bundles: false,
+    plain: None,
 };
 
 /// The route of `interpreter` (as the lexicon names it) run with `args`.
@@ -521,6 +550,18 @@ fn read_program<'w>(
         if grammar.value.contains(&a) {
             i += 2;
             continue;
+        }
+        if let Some(plain) = grammar.plain {
+            let glued_value = a
+                .split_once('=')
+                .is_some_and(|(opt, _)| opt.starts_with("--") && grammar.value.contains(&opt));
+            if glued_value {
+                i += 1;
+                continue;
+            }
+            if !plain.contains(&a) {
+                return Route::Lexicon;
+            }
         }
         if grammar.bundles && !a.starts_with("--") {
             // `-uc CODE`, `-lne CODE`, `-mjson.tool`: the first letter that
