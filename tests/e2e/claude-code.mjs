@@ -7,9 +7,10 @@
 // Run: CLAUDE_BIN=…/claude PORTCULLIS_BIN=target/release/portcullis node tests/e2e/claude-code.mjs
 // (tests/e2e/run.sh installs the client into a cache folder first).
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { runClient } from "./lib.mjs";
 import { start, toolResults } from "./mock-anthropic.mjs";
 
@@ -64,7 +65,13 @@ async function run({ tool, hookCommand, mode = "default", files = {} }) {
   return { ...outcome, results, exists: (name) => left.has(name) };
 }
 
-const hook = `"${portcullis}" hook || exit 2`;
+// The README's settings snippet, exactly, with the binary's path for its
+// first word.
+const readme = readFileSync(join(dirname(fileURLToPath(import.meta.url)), "..", "..", "README.md"), "utf8");
+const block = readme.slice(readme.indexOf("Without the plugin, install the binary")).split("```json")[1].split("```")[0];
+const snippet = JSON.parse(block).hooks.PreToolUse[0].hooks[0].command;
+assert.match(snippet, /^portcullis .*\|\| exit 2$/, snippet);
+const hook = snippet.replace(/^portcullis /, `"${portcullis}" `);
 let cases = 0;
 const check = async (name, body) => {
   await body();
@@ -154,7 +161,7 @@ await check("control: a missing binary without `|| exit 2` lets the command run"
 await check("a missing binary fails closed with the README's snippet", async () => {
   const r = await run({
     tool: { name: "Bash", input: { command: "touch ran.txt", description: "x" } },
-    hookCommand: '"/nonexistent/portcullis" hook || exit 2',
+    hookCommand: snippet.replace(/^portcullis /, '"/nonexistent/portcullis" '),
     mode: "bypassPermissions",
   });
   assert.ok(!r.exists("ran.txt"), `${r.stdout} ${r.stderr}`);
