@@ -150,28 +150,55 @@ pub(super) fn node<'w>(args: &'w [Word], preloads: &mut Vec<Preload<'w>>) -> Rou
 
 pub(super) fn deno<'w>(args: &'w [Word]) -> Route<'w> {
     let js = Lane::Code(Language::JavaScript);
-    let Some((sub, rest)) = args
-        .iter()
-        .position(|a| !a.value.starts_with('-'))
-        .and_then(|at| args.get(at..))
-        .and_then(<[Word]>::split_first)
-    else {
+    // The subcommand, then its code or script, each after options that
+    // change nothing about what runs; any other option (`--preload FILE`,
+    // `--config FILE`, one portcullis does not know) may take the next
+    // word as its value, so the command is left to the lexicon.
+    let Some((sub, rest)) = after_plain_options(args).and_then(<[Word]>::split_first) else {
+        return Route::Lexicon;
+    };
+    let Some(operand) = after_plain_options(rest).and_then(<[Word]>::first) else {
         return Route::Lexicon;
     };
     match sub.value.as_str() {
-        "eval" => match rest.iter().find(|a| !a.value.starts_with('-')) {
-            Some(code) => Route::Inline {
-                lane: js,
-                code: InlineCode::whole(code),
-            },
-            None => Route::Lexicon,
+        "eval" => Route::Inline {
+            lane: js,
+            code: InlineCode::whole(operand),
         },
-        "run" => match rest.iter().find(|a| !a.value.starts_with('-')) {
-            Some(path) if is_script_path(&path.value) => Route::File { lane: js, path },
-            _ => Route::Lexicon,
+        "run" if is_script_path(&operand.value) => Route::File {
+            lane: js,
+            path: operand,
         },
         _ => Route::Lexicon,
     }
+}
+
+/// The words after the leading options, when every one of them is a deno
+/// option known to change nothing about what runs (permissions, quiet,
+/// type checking); `None` when one is not.
+fn after_plain_options(words: &[Word]) -> Option<&[Word]> {
+    let plain = |a: &str| {
+        matches!(
+            a,
+            "-q" | "--quiet"
+                | "-A"
+                | "--allow-all"
+                | "--no-prompt"
+                | "--check"
+                | "--no-check"
+                | "--unstable"
+                | "-p"
+                | "--print"
+        ) || ["--allow-", "--deny-", "--unstable-"]
+            .iter()
+            .any(|prefix| a.starts_with(prefix))
+    };
+    let at = words
+        .iter()
+        .position(|w| !w.value.starts_with('-'))
+        .unwrap_or(words.len());
+    let (options, rest) = words.split_at_checked(at)?;
+    options.iter().all(|w| plain(&w.value)).then_some(rest)
 }
 
 /// bun's options before its program that take no value and change
