@@ -478,29 +478,6 @@ pub fn respond(
     ))
 }
 
-/// Whether every FREE finding of `decision` only looks: a lexicon class of
-/// `inspect`, inline code that only computes and prints, or a finding that
-/// stands for the commands judged beside it (a function's call, a recipe
-/// read, an empty command). A build, test or format does not.
-pub(crate) fn only_looks(decision: &Decision) -> bool {
-    use crate::rule_id::{InlineRule, Rule, RuleId};
-    decision
-        .findings
-        .iter()
-        .filter(|f| f.verdict == Verdict::Free)
-        .all(|f| match &f.rule {
-            RuleId::Lexicon(rule) => {
-                crate::lexicon::class_of(rule) == Some(crate::verdict::Effect::Inspect)
-            }
-            RuleId::Inline(_, InlineRule::Pure) => true,
-            RuleId::Fixed(rule) => matches!(
-                rule,
-                Rule::VerbEmpty | Rule::VerbFunction | Rule::RecipeRead | Rule::ScriptVenvActivate
-            ),
-            _ => false,
-        })
-}
-
 /// The OpenCode plugin's output: one JSON verdict object.
 pub fn opencode_output(decision: &Decision) -> String {
     crate::render::json_object(decision, None).to_string()

@@ -169,7 +169,7 @@ pub fn output(
         Host::Claude if file_tool && verdict == Verdict::Free => None,
         // Plan mode is read-only: a FREE build, test or format is left to
         // the host, which refuses it there (an `allow` would override it).
-        Host::Claude if plan && verdict == Verdict::Free && !super::only_looks(decision) => None,
+        Host::Claude if plan && verdict == Verdict::Free && !only_looks(decision) => None,
         Host::Claude => claude_output(decision, options),
         Host::Codex => match (event, verdict) {
             // Approval is given where Codex would prompt; the person signs.
@@ -232,6 +232,29 @@ pub fn output(
             Verdict::Signed | Verdict::Blocked => claude_output(decision, options),
         },
     }
+}
+
+/// Whether every FREE finding of `decision` only looks: a lexicon class of
+/// `inspect`, inline code that only computes and prints, or a finding that
+/// stands for the commands judged beside it (a function's call, a recipe
+/// read, an empty command). A build, test or format does not.
+fn only_looks(decision: &Decision) -> bool {
+    use crate::rule_id::{InlineRule, Rule, RuleId};
+    decision
+        .findings
+        .iter()
+        .filter(|f| f.verdict == Verdict::Free)
+        .all(|f| match &f.rule {
+            RuleId::Lexicon(rule) => {
+                crate::lexicon::class_of(rule) == Some(crate::verdict::Effect::Inspect)
+            }
+            RuleId::Inline(_, InlineRule::Pure) => true,
+            RuleId::Fixed(rule) => matches!(
+                rule,
+                Rule::VerbEmpty | Rule::VerbFunction | Rule::RecipeRead | Rule::ScriptVenvActivate
+            ),
+            _ => false,
+        })
 }
 
 /// Codex's PreToolUse denial (its schema allows no other field).
