@@ -1,7 +1,14 @@
 // Shared by the end-to-end drivers: a JSON-over-HTTP mock on 127.0.0.1
-// that keeps every request's body, and a client run with a time bound.
+// that keeps every request's body, a client run with a time bound, a
+// scratch home and project, the README's config snippets, and the
+// numbered cases.
+import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 
 /**
  * Serves on 127.0.0.1 (a free port): each request's body is read as JSON
@@ -27,7 +34,15 @@ export function serve(answer) {
   return new Promise((resolve) => {
     server.listen(0, "127.0.0.1", () => {
       const { port } = server.address();
-      resolve({ url: `http://127.0.0.1:${port}`, requests, close: () => new Promise((r) => server.close(r)) });
+      resolve({
+        url: `http://127.0.0.1:${port}`,
+        requests,
+        close: () =>
+          new Promise((r) => {
+            server.closeAllConnections();
+            server.close(r);
+          }),
+      });
     });
   });
 }
@@ -39,20 +54,106 @@ export function notFound(res, error) {
 }
 
 /**
- * Runs a client to its end in `cwd` with exactly `env`, killed after `ms`.
- * Resolves to `{ code, signal, stdout, stderr }`.
+ * Runs a client to its end in `cwd` with exactly `env`, killed (with its
+ * process group) after `ms`. Resolves to `{ code, signal, stdout, stderr,
+ * timedOut }`.
  */
 export function runClient(bin, args, { cwd, env, ms }) {
   return new Promise((resolve) => {
-    const child = spawn(bin, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(bin, args, { cwd, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
     let stdout = "";
     let stderr = "";
+    let timedOut = false;
     child.stdout.on("data", (d) => (stdout += d));
     child.stderr.on("data", (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill("SIGKILL"), ms);
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {
+        child.kill("SIGKILL");
+      }
+    }, ms);
     child.on("close", (code, signal) => {
       clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr });
+      resolve({ code, signal, stdout, stderr, timedOut });
     });
   });
+}
+
+/**
+ * A scratch root holding `home/` and `proj/` (a repository: the path law's
+ * rules are relative to its root), with `files` written into the project.
+ * Returns `{ root, home, project, left, read, remove }`: `left()` lists
+ * what the project holds, `read(name)` a project file's text (null when
+ * it is not there), `remove()` deletes the root.
+ */
+export function scratch(prefix, files = {}) {
+  const root = mkdtempSync(join(tmpdir(), `portcullis-e2e-${prefix}-`));
+  const home = join(root, "home");
+  const project = join(root, "proj");
+  mkdirSync(home, { recursive: true });
+  mkdirSync(join(project, ".git"), { recursive: true });
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(project, name)), { recursive: true });
+    writeFileSync(join(project, name), text);
+  }
+  return {
+    root,
+    home,
+    project,
+    left: () => new Set(readdirSync(project)),
+    read: (name) => (existsSync(join(project, name)) ? readFileSync(join(project, name), "utf8") : null),
+    remove: () => rmSync(root, { recursive: true, force: true }),
+  };
+}
+
+/** Writes `value` as JSON at `path`, making its folder. */
+export function writeJson(path, value) {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, JSON.stringify(value, null, 2));
+}
+
+const readmePath = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "README.md");
+
+/**
+ * The JSON code block that follows the marker `<!-- e2e:ID -->` in the
+ * README, parsed: the drivers configure each client with exactly what the
+ * README tells a user to paste.
+ */
+export function readmeSnippet(id) {
+  const readme = readFileSync(readmePath, "utf8");
+  const marker = `<!-- e2e:${id} -->`;
+  const at = readme.indexOf(marker);
+  assert.ok(at >= 0, `README has the marker ${marker}`);
+  const block = readme.slice(at + marker.length).split("```json")[1].split("```")[0];
+  return JSON.parse(block);
+}
+
+/**
+ * `snippet` with the binary's path in place of the word `portcullis`:
+ * at the start of a shell command (quoted) and as an `exec`.
+ */
+export function withBinary(snippet, bin) {
+  return JSON.parse(
+    JSON.stringify(snippet, (key, value) => {
+      if (typeof value !== "string") return value;
+      if (key === "exec" && value === "portcullis") return bin;
+      if (key === "command" && value.startsWith("portcullis ")) return `"${bin}" ${value.slice("portcullis ".length)}`;
+      return value;
+    }),
+  );
+}
+
+/** Numbered cases: `check(name, body)` runs one and prints `ok N - name`. */
+export function cases(host) {
+  let count = 0;
+  return {
+    check: async (name, body) => {
+      await body();
+      count++;
+      console.log(`ok ${count} - ${name}`);
+    },
+    done: () => console.log(`${host} end to end: ${count} cases hold`),
+  };
 }
