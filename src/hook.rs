@@ -169,17 +169,16 @@ pub fn parse_request(input: &[u8], home: Option<PathBuf>) -> Result<Request, Hoo
         wire::Request::deserialize(value).map_err(|e| HookError::Shape(e.to_string()))?;
     let host = hosts::detect(&request);
     let event = hosts::event(&request);
-    // Copilot's toolArgs (an object, or a JSON string in older versions)
-    // and Cursor's top-level command read as a tool input.
+    // Copilot's toolArgs (an object, a JSON string in older versions, or
+    // the bare text of a freeform tool: `apply_patch` for GPT-5 style
+    // models) and Cursor's top-level command read as a tool input.
     if request.tool_input.is_none() && request.args.is_none() {
         if let Some(args) = request.tool_args.take() {
-            let args = match args {
-                serde_json::Value::String(text) => crate::strict_json::from_str(&text)
+            let input = match args {
+                serde_json::Value::String(text) => copilot_string_args(request.tool(), text)?,
+                other => wire::ToolInput::deserialize(other)
                     .map_err(|e| HookError::Shape(format!("toolArgs: {e}")))?,
-                other => other,
             };
-            let input = wire::ToolInput::deserialize(args)
-                .map_err(|e| HookError::Shape(format!("toolArgs: {e}")))?;
             request.args = Some(wire::ObjectOnly(input));
         } else if let Some(command) = request.command.take() {
             request.args = Some(wire::ObjectOnly(wire::ToolInput {
@@ -346,6 +345,21 @@ fn replacement(input: &wire::Replacement) -> Option<crate::engine::Replacement> 
         new: input.new_text()?.to_string(),
         all: input.all()?,
     })
+}
+
+/// Copilot's `toolArgs` given as a string: the JSON text of the arguments
+/// (older versions), or, for the freeform `apply_patch` tool, the patch
+/// itself. Anything else is refused.
+fn copilot_string_args(tool: Option<&str>, text: String) -> Result<wire::ToolInput, HookError> {
+    if tool == Some("apply_patch") && !text.trim_start().starts_with('{') {
+        return Ok(wire::ToolInput {
+            patch_text: Some(wire::Field::Text(text)),
+            ..Default::default()
+        });
+    }
+    let args = crate::strict_json::from_str(&text)
+        .map_err(|e| HookError::Shape(format!("toolArgs: {e}")))?;
+    wire::ToolInput::deserialize(args).map_err(|e| HookError::Shape(format!("toolArgs: {e}")))
 }
 
 /// A tool input's optional text field: absent, `null` or empty is `None`;

@@ -145,6 +145,19 @@ fn copilot_allows_asks_and_denies_in_both_formats() {
     // Older versions send toolArgs as a JSON string.
     let string_args = camel("bash", Value::String(r#"{"command":"rm -rf ~"}"#.into()));
     assert_eq!(decision(&answer("copilot", &string_args)), "deny");
+    // GPT-5 style models get the freeform apply_patch: toolArgs is the
+    // patch itself (captured from Copilot CLI 1.0.102).
+    let patch = |text: &str| camel("apply_patch", Value::String(text.into()));
+    let env_patch = patch("*** Begin Patch\n*** Add File: .env\n+TOKEN=1\n*** End Patch\n");
+    let denied = answer("copilot", &env_patch);
+    assert_eq!(decision(&denied), "deny");
+    assert!(text(&denied, "/permissionDecisionReason").contains("cage.secrets"));
+    let notes_patch = patch("*** Begin Patch\n*** Add File: notes.md\n+hi\n*** End Patch\n");
+    assert_eq!(
+        answer("copilot", &notes_patch),
+        None,
+        "an allowed patch: the host decides"
+    );
     let env = format!("{cwd}/.env");
     let create = camel("create", json!({"path": env, "file_text": "X=1\n"}));
     assert_eq!(decision(&answer("copilot", &create)), "deny");
