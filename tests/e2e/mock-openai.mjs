@@ -2,7 +2,9 @@
 // clients that speak it (OpenCode, Copilot, Qwen): the first turn asks for
 // one tool call (the tool and arguments given to `start`), every later
 // turn (one that carries a tool message) ends with a short text, streamed
-// or not as the request asks. Every request body is kept.
+// or not as the request asks. A tool whose `input` is a string is called as
+// a freeform `custom` tool (the patch tools of GPT-5 style models). Every
+// request body is kept.
 import { notFound, serve } from "./lib.mjs";
 
 const chunk = (delta, finish) => ({
@@ -22,16 +24,14 @@ export function start(tool) {
       return;
     }
     const messages = body.messages || [];
-    const offered = (body.tools || []).some((t) => t.function && t.function.name === tool.name);
+    const freeform = typeof tool.input === "string";
+    const offered = (body.tools || []).some((t) => (freeform ? t.custom : t.function)?.name === tool.name);
     const answered = messages.some((m) => m.role === "tool");
     const call = offered && !answered;
     if (call) calls++;
-    const toolCall = {
-      index: 0,
-      id: `call_mock_${calls}`,
-      type: "function",
-      function: { name: tool.name, arguments: JSON.stringify(tool.input) },
-    };
+    const toolCall = freeform
+      ? { index: 0, id: `call_mock_${calls}`, type: "custom", custom: { name: tool.name, input: tool.input } }
+      : { index: 0, id: `call_mock_${calls}`, type: "function", function: { name: tool.name, arguments: JSON.stringify(tool.input) } };
     if (!body.stream) {
       res.writeHead(200, { "content-type": "application/json" });
       const message = call
