@@ -6,9 +6,10 @@
 //
 // Run: GEMINI_BIN=…/gemini PORTCULLIS_BIN=target/release/portcullis node tests/e2e/gemini.mjs
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { cases, readmeSnippet, runClient, scratch, withBinary, writeJson } from "./lib.mjs";
+import { cases, crashingBinary, readmeSnippet, runClient, scratch, withBinary, writeJson } from "./lib.mjs";
 import { functionResponses, start } from "./mock-gemini.mjs";
 
 const gemini = process.env.GEMINI_BIN;
@@ -107,6 +108,13 @@ await check("a missing binary fails closed with the README's snippet", async () 
   const r = await run({ tool: shell("touch ran.txt"), hooks: withBinary(snippet, "/nonexistent/portcullis").hooks });
   assert.ok(!r.exists("ran.txt"), r.why);
   assert.ok(r.told.some((t) => /Tool execution blocked/.test(t)), r.why);
+});
+
+await check("a crashing binary fails closed with the README's snippet", async () => {
+  const root = mkdtempSync(join(tmpdir(), "portcullis-e2e-crash-"));
+  const r = await run({ tool: shell("touch ran.txt"), hooks: withBinary(snippet, crashingBinary(root)).hooks });
+  rmSync(root, { recursive: true, force: true });
+  assert.ok(!r.exists("ran.txt"), r.why);
 });
 
 done();

@@ -145,6 +145,17 @@ export function withBinary(snippet, bin) {
   );
 }
 
+/**
+ * A stand-in for a portcullis that crashes (killed by SIGSEGV before it
+ * answers), in a folder of its own under `root`. Returns its path.
+ */
+export function crashingBinary(root) {
+  const bin = join(root, "crash", "portcullis");
+  mkdirSync(dirname(bin), { recursive: true });
+  writeFileSync(bin, "#!/bin/sh\nkill -SEGV $$\n", { mode: 0o755 });
+  return bin;
+}
+
 /** Numbered cases: `check(name, body)` runs one and prints `ok N - name`. */
 export function cases(host) {
   let count = 0;

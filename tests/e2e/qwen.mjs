@@ -6,9 +6,10 @@
 //
 // Run: QWEN_BIN=…/qwen PORTCULLIS_BIN=target/release/portcullis node tests/e2e/qwen.mjs
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { cases, readmeSnippet, runClient, scratch, withBinary, writeJson } from "./lib.mjs";
+import { cases, crashingBinary, readmeSnippet, runClient, scratch, withBinary, writeJson } from "./lib.mjs";
 import { start, toolMessages } from "./mock-openai.mjs";
 
 const qwen = process.env.QWEN_BIN;
@@ -99,6 +100,13 @@ await check("a missing binary fails closed with the README's snippet", async () 
     tool: { name: "run_shell_command", input: { command: "touch ran.txt", description: "x" } },
     hooks: withBinary(snippet, "/nonexistent/portcullis").hooks,
   });
+  assert.ok(!r.exists("ran.txt"), r.why);
+});
+
+await check("a crashing binary fails closed with the README's snippet", async () => {
+  const root = mkdtempSync(join(tmpdir(), "portcullis-e2e-crash-"));
+  const r = await run({ tool: { name: "run_shell_command", input: { command: "touch ran.txt", description: "x" } }, hooks: withBinary(snippet, crashingBinary(root)).hooks });
+  rmSync(root, { recursive: true, force: true });
   assert.ok(!r.exists("ran.txt"), r.why);
 });
 
