@@ -482,17 +482,37 @@ pub fn respond(
     let host = host.or(request.host).ok_or_else(|| {
         HookError::Shape("the request matches no host's shape; pass --host".into())
     })?;
+    let command = match &request.call {
+        ToolCall::Bash { command } => Some(command.as_str()),
+        _ => None,
+    };
     Ok(hosts::output(
         host,
         request.event,
         &decision,
+        command,
         options,
         file_tool,
         request.plan,
     ))
 }
 
-/// The OpenCode plugin's output: one JSON verdict object.
-pub fn opencode_output(decision: &Decision) -> String {
-    crate::render::json_object(decision, None).to_string()
+/// The OpenCode plugin's output: one JSON verdict object. A SIGNED shell
+/// `command` also says whether the plugin may `defer` it to OpenCode's own
+/// permission rules (`portcullis opencode-permissions`): only when it is
+/// one simple command as written (no redirect, pipe, list or wrapper that
+/// OpenCode's patterns would judge apart) and those rules ask for it.
+/// Otherwise OpenCode would run what portcullis signs (`echo x > f` meets
+/// `"echo *": "allow"`), so the plugin blocks it.
+pub fn opencode_output(decision: &Decision, command: Option<&str>) -> String {
+    let mut value = crate::render::json_object(decision, None);
+    if let (Some(command), Some(map), Verdict::Signed) =
+        (command, value.as_object_mut(), decision.verdict())
+    {
+        let command = command.trim();
+        let alone = decision.top.part.trim() == command;
+        let defer = alone && crate::opencode::would_ask(command);
+        map.insert("defer".into(), serde_json::Value::Bool(defer));
+    }
+    value.to_string()
 }

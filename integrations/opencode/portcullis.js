@@ -13,10 +13,19 @@
 //           approve or run the command;
 //   "defer": let the call through to OpenCode's own `permission.bash`
 //           rules; paste the block `portcullis opencode-permissions`
-//           prints into opencode.json so OpenCode asks for them.
+//           prints into opencode.json so OpenCode asks for them. Only a
+//           single simple command those rules ask for is deferred; any
+//           other SIGNED call (a redirect, a pipe, a wrapper: parts
+//           OpenCode's patterns would let through) still throws.
 // If portcullis cannot be run or answers nonsense (anything but one of its
 // four verdicts), the call is blocked: a guard that fails must not let
 // commands through.
+//
+// A grep over the project can match inside a secrets file (`.env`): its
+// `tool.execute.after` asks portcullis about a read of each file the
+// output names and replaces the matched lines of every file whose read it
+// would not let run (and of every file when it cannot ask) before the
+// model sees them.
 //
 // OpenCode calls every function this module exports as a plugin, and a
 // module with any other export fails to load: the module's one export is
@@ -71,6 +80,51 @@ function judge(request, binary = process.env.PORTCULLIS_BIN || "portcullis") {
   return verdict;
 }
 
+/** At most this many distinct files of one grep output are judged; the lines of any further file are redacted. */
+const MAX_JUDGED_FILES = 200;
+
+/**
+ * The grep tool's output (`Found N matches`, then for each file a line
+ * `PATH:` and its `  Line N: TEXT` lines) with the text of every match in
+ * a file portcullis would not let be read replaced. `judgeRead(path)` is
+ * that file's verdict object; it may throw, and then the file is redacted.
+ */
+function redactGrepOutput(text, directory, judgeRead) {
+  if (typeof text !== "string") return text;
+  const verdicts = new Map();
+  const hidden = (path) => {
+    if (path === null) return "no file";
+    if (!verdicts.has(path)) {
+      let rule = null;
+      if (verdicts.size >= MAX_JUDGED_FILES) rule = "too many files to judge";
+      else {
+        try {
+          const v = judgeRead(resolve(directory, path));
+          if (v.verdict !== "FREE" && v.verdict !== "UNKNOWN") rule = v.rule;
+        } catch {
+          rule = "portcullis could not judge it";
+        }
+      }
+      verdicts.set(path, rule);
+    }
+    return verdicts.get(path);
+  };
+  let file = null;
+  return text
+    .split("\n")
+    .map((line) => {
+      const match = /^(  Line \d+: )/.exec(line);
+      if (match) {
+        const rule = hidden(file);
+        return rule ? `${match[1]}[redacted by portcullis: ${rule}]` : line;
+      }
+      if (line.endsWith(":") && !line.startsWith(" ")) file = line.slice(0, -1);
+      else if (line === "") file = null;
+      return line;
+    })
+    .join("\n");
+}
+
 /** The plugin's hooks for one OpenCode instance. */
 const server = async ({ directory }) => ({
   "tool.execute.before": async (input, output) => {
@@ -80,13 +134,22 @@ const server = async ({ directory }) => ({
     if (v.verdict === "BLOCKED") {
       throw new Error(`portcullis BLOCKED this (${v.rule}): ${v.reason}. Instead: ${v.remediation}`);
     }
-    const signed = (process.env.PORTCULLIS_OPENCODE_SIGNED || "block") !== "defer";
-    if (v.verdict === "SIGNED" && signed) {
-      throw new Error(
-        `portcullis: this needs a person's sign-off (${v.rule}): ${v.reason}. ` +
-          `Ask the person to approve it or to run it themselves. ${v.remediation}`,
-      );
-    }
+    if (v.verdict !== "SIGNED") return;
+    const defer = (process.env.PORTCULLIS_OPENCODE_SIGNED || "block") === "defer";
+    // Deferred only where OpenCode's printed rules are known to ask: one
+    // simple command they ask for (the binary says so in `defer`).
+    if (defer && v.defer === true) return;
+    const why = defer ? " OpenCode's permission rules would not ask for this one, so it is not deferred." : "";
+    throw new Error(
+      `portcullis: this needs a person's sign-off (${v.rule}): ${v.reason}.${why} ` +
+        `Ask the person to approve it or to run it themselves. ${v.remediation}`,
+    );
+  },
+  "tool.execute.after": async (input, output) => {
+    if (input.tool !== "grep" || !output) return;
+    output.output = redactGrepOutput(output.output, directory, (filePath) =>
+      judge({ tool: "read", args: { filePath }, cwd: directory }),
+    );
   },
 });
 

@@ -7,7 +7,8 @@
 // exactly that, and nothing else.
 //
 // The calls: FREE, SIGNED and BLOCKED commands, protected writes through
-// write and apply_patch, a relative workdir, grep over credentials, both
+// write and apply_patch, a relative workdir, grep over credentials, grep
+// output matching inside `.env` (redacted after the call), both
 // SIGNED modes, a binary that answers an unknown verdict, and a missing
 // binary (blocked, never let through).
 // Run: PORTCULLIS_BIN=target/release/portcullis node integrations/opencode/test.mjs
@@ -32,6 +33,12 @@ mkdirSync(join(project, ".opencode", "plugins"), { recursive: true });
 
 const hooks = await plugin.server({ directory: project, worktree: project });
 const before = hooks["tool.execute.before"];
+/** The grep output `text` as the model gets it after the plugin's tool.execute.after. */
+const afterGrep = async (text) => {
+  const output = { title: "TOKEN", output: text, metadata: {} };
+  await hooks["tool.execute.after"]({ tool: "grep", sessionID: "s", callID: "c" }, output);
+  return output.output;
+};
 const call = (tool, args) => before({ tool, sessionID: "s", callID: "c" }, { args });
 let calls = 0;
 const free = async (tool, args) => {
@@ -79,8 +86,32 @@ try {
   await rejects("grep", { pattern: "KEY", path: "/home/u/.ssh" }, /needs a person's sign-off/);
   await free("grep", { pattern: "fn main", path: join(project, "src") });
 
+  // A grep over the project that matches inside `.env`: those lines are
+  // redacted, the others kept, relative paths resolved.
+  const grepped = [
+    "Found 3 matches",
+    `${join(project, ".env")}:`,
+    "  Line 1: TOKEN=hunter2",
+    "",
+    `${join(project, "src", "main.rs")}:`,
+    '  Line 4: let token = env("TOKEN");',
+    "",
+    "config/.env.production:",
+    "  Line 2: TOKEN=swordfish",
+  ].join("\n");
+  const shown = await afterGrep(grepped);
+  assert.doesNotMatch(shown, /hunter2|swordfish/);
+  assert.match(shown, /Line 1: \[redacted by portcullis: [a-z._]+\]/);
+  assert.match(shown, /let token = env\("TOKEN"\);/);
+  assert.equal(await afterGrep("No files found"), "No files found");
+  calls++;
+
   process.env.PORTCULLIS_OPENCODE_SIGNED = "defer";
   await free("bash", { command: "git push origin main" });
+  await free("bash", { command: "sed -i s/a/b/ notes.txt" });
+  // OpenCode's `"echo *": "allow"` would run what portcullis signs.
+  await rejects("bash", { command: "echo b > notes.txt" }, /would not ask for this one/);
+  await rejects("bash", { command: "git push origin main && ls" }, /would not ask for this one/);
   await rejects("bash", { command: "git reset --hard" }, /BLOCKED/);
   delete process.env.PORTCULLIS_OPENCODE_SIGNED;
 
@@ -94,6 +125,9 @@ try {
 
   process.env.PORTCULLIS_BIN = "/nonexistent/portcullis";
   await rejects("bash", { command: "ls" }, /could not judge this call/);
+  // Without the binary, every match is hidden.
+  assert.doesNotMatch(await afterGrep(grepped), /hunter2|swordfish|env\("TOKEN"\)/);
+  calls++;
   process.env.PORTCULLIS_BIN = real;
 } finally {
   rmSync(project, { recursive: true, force: true });

@@ -146,12 +146,14 @@ pub fn canonical_tool(name: &str) -> &str {
 }
 
 /// What the host is told for `decision`: the line to print, or `None` for
-/// no output (the host decides as usual). `file_tool`: the call is an edit,
-/// read or search tool's; `plan`: the host is in a read-only plan mode.
+/// no output (the host decides as usual). `command`: the shell command
+/// judged, if the call is one; `file_tool`: the call is an edit, read or
+/// search tool's; `plan`: the host is in a read-only plan mode.
 pub fn output(
     host: Host,
     event: Event,
     decision: &Decision,
+    command: Option<&str>,
     options: HookOptions,
     file_tool: bool,
     plan: bool,
@@ -164,7 +166,7 @@ pub fn output(
         )
     };
     match host {
-        Host::OpenCode => Some(opencode_output(decision)),
+        Host::OpenCode => Some(opencode_output(decision, command)),
         // A file the law allows: the host decides as usual.
         Host::Claude if file_tool && verdict == Verdict::Free => None,
         // Plan mode is read-only: a FREE build, test or format is left to
