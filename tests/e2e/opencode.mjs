@@ -7,7 +7,8 @@
 //
 // Run: OPENCODE_BIN=…/opencode PORTCULLIS_BIN=target/release/portcullis node tests/e2e/opencode.mjs
 import assert from "node:assert/strict";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -20,8 +21,20 @@ assert.ok(opencode && existsSync(opencode), "OPENCODE_BIN names the opencode bin
 assert.ok(portcullis && existsSync(portcullis), "PORTCULLIS_BIN names the portcullis binary");
 const plugin = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "integrations", "opencode", "portcullis.js");
 
+// OpenCode's grep tool runs ripgrep from PATH (it cannot fetch its own
+// offline): run.sh names the one the Codex package ships.
+const searchPath = (first) => [first, process.env.PORTCULLIS_E2E_RG_DIR, process.env.PATH].filter(Boolean).join(":");
+const hasRipgrep = (() => {
+  try {
+    execFileSync("rg", ["--version"], { env: { PATH: searchPath() }, stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
 /** Runs `opencode run`; resolves to what it left behind. */
-async function run({ tool, model = "mock-model", withPlugin = true, env: extra = {} }) {
+async function run({ tool, model = "mock-model", withPlugin = true, env: extra = {}, permission = { bash: "allow", edit: "allow" }, files = {} }) {
   const root = mkdtempSync(join(tmpdir(), "portcullis-e2e-opencode-"));
   const home = join(root, "home");
   const project = join(root, "proj");
@@ -31,6 +44,11 @@ async function run({ tool, model = "mock-model", withPlugin = true, env: extra =
   // relative to its root.
   mkdirSync(join(project, ".git"));
   if (withPlugin) copyFileSync(plugin, join(project, ".opencode", "plugins", "portcullis.js"));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(project, name), text);
+  // An unknown program on PATH, that leaves a mark when it runs.
+  const bin = join(root, "bin");
+  mkdirSync(bin);
+  writeFileSync(join(bin, "frobnicate"), "#!/bin/sh\ntouch ran.txt\n", { mode: 0o755 });
   const mock = await start(tool);
   writeFileSync(
     join(project, "opencode.json"),
@@ -45,11 +63,11 @@ async function run({ tool, model = "mock-model", withPlugin = true, env: extra =
         },
       },
       model: `mock/${model}`,
-      permission: { bash: "allow", edit: "allow" },
+      permission,
     }),
   );
   const env = {
-    PATH: process.env.PATH,
+    PATH: searchPath(bin),
     HOME: home,
     XDG_CONFIG_HOME: join(home, ".config"),
     XDG_DATA_HOME: join(home, ".local", "share"),
@@ -65,8 +83,9 @@ async function run({ tool, model = "mock-model", withPlugin = true, env: extra =
   await mock.close();
   const told = toolMessages(mock.requests);
   const left = new Set(readdirSync(project));
+  const after = Object.fromEntries(Object.keys(files).map((name) => [name, existsSync(join(project, name)) ? readFileSync(join(project, name), "utf8") : null]));
   rmSync(root, { recursive: true, force: true });
-  return { ...outcome, told, exists: (name) => left.has(name), requests: mock.requests.length };
+  return { ...outcome, told, after, exists: (name) => left.has(name), requests: mock.requests.length };
 }
 
 let cases = 0;
@@ -113,6 +132,68 @@ await check("apply_patch (GPT-5 style models): adding .env is stopped", async ()
 await check("a missing binary blocks", async () => {
   const r = await run({ tool: writeEnv, env: { PORTCULLIS_BIN: "/nonexistent/portcullis" } });
   assert.ok(!r.exists(".env"), `${r.stdout} ${r.stderr.slice(-2000)}`);
+});
+
+const grepToken = { name: "grep", input: { pattern: "TOKEN" } };
+const secrets = { ".env": "TOKEN=hunter2\n", "app.js": "const t = process.env.TOKEN;\n" };
+
+if (!hasRipgrep) console.log("!! the two grep cases are skipped: no ripgrep on PATH or in PORTCULLIS_E2E_RG_DIR");
+else await check("control: without the plugin, grep shows the model a secret from .env", async () => {
+  const r = await run({ tool: grepToken, withPlugin: false, files: secrets });
+  assert.ok(r.told.some((t) => /hunter2/.test(t)), JSON.stringify(r.told));
+});
+
+if (hasRipgrep) await check("grep: matches inside .env are redacted, the others kept", async () => {
+  const r = await run({ tool: grepToken, files: secrets });
+  assert.ok(!r.told.some((t) => /hunter2/.test(t)), JSON.stringify(r.told));
+  assert.ok(r.told.some((t) => /redacted by portcullis/.test(t) && /process\.env\.TOKEN/.test(t)), JSON.stringify(r.told));
+});
+
+// Defer mode with the rules `portcullis opencode-permissions` prints.
+const permissionBlock = JSON.parse(execFileSync(portcullis, ["opencode-permissions"], { encoding: "utf8" })).permission;
+const defer = { PORTCULLIS_OPENCODE_SIGNED: "defer" };
+const unknown = { name: "bash", input: { command: "frobnicate", description: "x" } };
+
+await check("control: defer mode without the rules lets an UNKNOWN command run", async () => {
+  const r = await run({ tool: unknown, env: defer });
+  assert.ok(r.exists("ran.txt"), `${r.stdout} ${r.stderr.slice(-2000)}`);
+});
+
+await check("defer mode with the printed rules: an UNKNOWN command is asked, so refused by opencode run", async () => {
+  const r = await run({ tool: unknown, env: defer, permission: permissionBlock });
+  assert.ok(!r.exists("ran.txt"), `${r.stdout} ${r.stderr.slice(-2000)}`);
+});
+
+await check("defer mode with the printed rules: a SIGNED command is asked, so refused", async () => {
+  const r = await run({ tool: { name: "bash", input: { command: "touch signed.txt", description: "x" } }, env: defer, permission: permissionBlock });
+  assert.ok(!r.exists("signed.txt"), `${r.stdout} ${r.stderr.slice(-2000)}`);
+});
+
+await check("defer mode with the printed rules: a reading verb with a writing flag (sed -i) is asked, so refused", async () => {
+  const r = await run({
+    tool: { name: "bash", input: { command: "sed -i s/a/b/ notes.txt", description: "x" } },
+    env: defer,
+    permission: permissionBlock,
+    files: { "notes.txt": "a\n" },
+  });
+  assert.ok(r.requests > 0);
+  assert.equal(r.after["notes.txt"], "a\n", `${r.stdout} ${r.stderr.slice(-2000)}`);
+});
+
+await check("defer mode with the printed rules: a redirect OpenCode would allow (echo > file) is blocked by the plugin", async () => {
+  const r = await run({
+    tool: { name: "bash", input: { command: "echo b > notes.txt", description: "x" } },
+    env: defer,
+    permission: permissionBlock,
+    files: { "notes.txt": "a\n" },
+  });
+  assert.equal(r.after["notes.txt"], "a\n", `${r.stdout} ${r.stderr.slice(-2000)}`);
+  assert.ok(r.told.some((t) => /would not ask for this one/.test(t)), JSON.stringify(r.told));
+});
+
+await check("defer mode with the printed rules: a FREE command runs", async () => {
+  const r = await run({ tool: { name: "bash", input: { command: "echo portcullis-free-ran", description: "x" } }, env: defer, permission: permissionBlock });
+  assert.ok(r.told.some((t) => /portcullis-free-ran/.test(t)), JSON.stringify(r.told));
 });
 
 console.log(`opencode end to end: ${cases} cases hold`);
