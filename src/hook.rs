@@ -89,7 +89,7 @@ pub enum ToolCall {
         command: String,
     },
     /// An edit tool's write (`Write`, `Edit`, `MultiEdit`, `NotebookEdit`;
-    /// OpenCode's `write`, `edit`, `multiedit`), or a `Read`.
+    /// OpenCode's `write`, `edit`), or a `Read`.
     File {
         /// The tool's name.
         tool: String,
@@ -384,7 +384,7 @@ fn optional_text(
 fn file_tool(tool: &str) -> Option<crate::engine::EditKind> {
     use crate::engine::EditKind;
     match tool {
-        "Write" | "Edit" | "MultiEdit" | "NotebookEdit" | "write" | "edit" | "multiedit" => {
+        "Write" | "Edit" | "MultiEdit" | "NotebookEdit" | "write" | "edit" => {
             Some(EditKind::Write)
         }
         "Read" | "read" => Some(EditKind::Read),
