@@ -384,9 +384,7 @@ fn optional_text(
 fn file_tool(tool: &str) -> Option<crate::engine::EditKind> {
     use crate::engine::EditKind;
     match tool {
-        "Write" | "Edit" | "MultiEdit" | "NotebookEdit" | "write" | "edit" => {
-            Some(EditKind::Write)
-        }
+        "Write" | "Edit" | "MultiEdit" | "NotebookEdit" | "write" | "edit" => Some(EditKind::Write),
         "Read" | "read" => Some(EditKind::Read),
         _ => None,
     }
