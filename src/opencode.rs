@@ -122,8 +122,8 @@ fn wildcard(text: &str, pattern: &str) -> bool {
 fn last_match<'r>(rules: &'r Map<String, Value>, command: &str) -> Option<&'r str> {
     rules
         .iter()
-        .filter(|(pattern, _)| wildcard(command, pattern))
-        .last()
+        .rev()
+        .find(|(pattern, _)| wildcard(command, pattern))
         .and_then(|(_, action)| action.as_str())
 }
 
