@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { cases, crashingBinary, readmeSnippet, runClient, scratch, withBinary, writeJson } from "./lib.mjs";
+import { cases, crashingBinary, readmeSnippet, runClient, scratch, settle, withBinary, writeJson } from "./lib.mjs";
 import { callOutputs, start } from "./mock-responses.mjs";
 
 const codex = process.env.CODEX_BIN;
@@ -49,13 +49,7 @@ async function run({ tool, hooks = withBinary(snippet, portcullis), files = {}, 
   const env = { PATH: process.env.PATH, HOME: s.home, CODEX_HOME: codexHome, MOCK_API_KEY: "mock" };
   const args = ["exec", "--skip-git-repo-check", "--dangerously-bypass-hook-trust", ...extra, "do the task"];
   const outcome = await runClient(codex, args, { cwd: s.project, env, ms: 90_000 });
-  await mock.close();
-  const told = callOutputs(mock.requests);
-  const left = s.left();
-  const after = Object.fromEntries(Object.keys(files).map((name) => [name, s.read(name)]));
-  s.remove();
-  const why = `${mock.requests.length} requests; told ${JSON.stringify(told)}; ${outcome.stdout.slice(-1500)} ${outcome.stderr.slice(-2500)}`;
-  return { ...outcome, told, why, after, exists: (name) => left.has(name) };
+  return settle(s, mock, outcome, callOutputs(mock.requests), files);
 }
 
 const { check, done } = cases("codex");

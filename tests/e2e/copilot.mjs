@@ -11,7 +11,7 @@
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { cases, readmeSnippet, runClient, scratch, withBinary, writeJson } from "./lib.mjs";
+import { cases, readmeSnippet, runClient, scratch, settle, withBinary, writeJson } from "./lib.mjs";
 import { start, toolMessages } from "./mock-openai.mjs";
 
 const copilot = process.env.COPILOT_BIN;
@@ -44,14 +44,8 @@ async function run({ tool, hooks = withBinary(snippet, portcullis), allowAll = t
   };
   const args = ["-p", "do the task", ...(allowAll ? ["--allow-all-tools"] : [])];
   const outcome = await runClient(copilot, args, { cwd: s.project, env, ms: 120_000 });
-  await mock.close();
-  const told = toolMessages(mock.requests);
   const offered = new Set(mock.requests.flatMap((r) => (r.body.tools || []).map((t) => (t.function || t.custom || {}).name)));
-  const left = s.left();
-  const after = Object.fromEntries(Object.keys(files).map((name) => [name, s.read(name)]));
-  s.remove();
-  const why = `${mock.requests.length} requests; offered ${[...offered].join(",")}; told ${JSON.stringify(told)}; ${outcome.stdout.slice(-1500)} ${outcome.stderr.slice(-1500)}`;
-  return { ...outcome, told, offered, why, after, exists: (name) => left.has(name) };
+  return settle(s, mock, outcome, toolMessages(mock.requests), files, { offered });
 }
 
 const { check, done } = cases("copilot");

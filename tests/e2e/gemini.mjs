@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { cases, crashingBinary, readmeSnippet, runClient, scratch, withBinary, writeJson } from "./lib.mjs";
+import { cases, crashingBinary, readmeSnippet, runClient, scratch, settle, withBinary, writeJson } from "./lib.mjs";
 import { functionResponses, start } from "./mock-gemini.mjs";
 
 const gemini = process.env.GEMINI_BIN;
@@ -41,13 +41,7 @@ async function run({ tool, hooks = withBinary(snippet, portcullis).hooks, files 
   };
   const args = ["-p", "do the task", "--approval-mode", "yolo", "-o", "json"];
   const outcome = await runClient(gemini, args, { cwd: s.project, env, ms: 90_000 });
-  await mock.close();
-  const told = functionResponses(mock.requests);
-  const left = s.left();
-  const after = Object.fromEntries(Object.keys(files).map((name) => [name, s.read(name)]));
-  s.remove();
-  const why = `${mock.requests.length} requests (timed out: ${outcome.timedOut}); told ${JSON.stringify(told)}; ${outcome.stdout.slice(-1500)} ${outcome.stderr.slice(-1500)}`;
-  return { ...outcome, told, why, after, exists: (name) => left.has(name) };
+  return settle(s, mock, outcome, functionResponses(mock.requests), files);
 }
 
 const { check, done } = cases("gemini");

@@ -108,6 +108,22 @@ export function scratch(prefix, files = {}) {
   };
 }
 
+/**
+ * What one client run left behind, once its mock server `mock` is closed
+ * and before the scratch `s` is removed: the client's `outcome`, what the
+ * model was `told`, the project's `files` as they are `after` the run,
+ * `exists(name)`, `why` (a summary for failed assertions), and `extra`.
+ */
+export async function settle(s, mock, outcome, told, files, extra = {}) {
+  await mock.close();
+  const left = s.left();
+  const after = Object.fromEntries(Object.keys(files).map((name) => [name, s.read(name)]));
+  s.remove();
+  const notes = Object.entries(extra).map(([k, v]) => `${k} ${[...v].join(",")}; `).join("");
+  const why = `${mock.requests.length} requests (timed out: ${outcome.timedOut}); ${notes}told ${JSON.stringify(told)}; ${outcome.stdout.slice(-1500)} ${outcome.stderr.slice(-2500)}`;
+  return { ...outcome, ...extra, told, why, after, exists: (name) => left.has(name) };
+}
+
 /** Writes `value` as JSON at `path`, making its folder. */
 export function writeJson(path, value) {
   mkdirSync(dirname(path), { recursive: true });

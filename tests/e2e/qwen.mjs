@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { cases, crashingBinary, readmeSnippet, runClient, scratch, withBinary, writeJson } from "./lib.mjs";
+import { cases, crashingBinary, readmeSnippet, runClient, scratch, settle, withBinary, writeJson } from "./lib.mjs";
 import { start, toolMessages } from "./mock-openai.mjs";
 
 const qwen = process.env.QWEN_BIN;
@@ -39,13 +39,7 @@ async function run({ tool, hooks = withBinary(snippet, portcullis).hooks, mode =
     OPENAI_MODEL: "mock-model",
   };
   const outcome = await runClient(qwen, ["-p", "do the task", "--approval-mode", mode], { cwd: s.project, env, ms: 90_000 });
-  await mock.close();
-  const told = toolMessages(mock.requests);
-  const left = s.left();
-  const after = Object.fromEntries(Object.keys(files).map((name) => [name, s.read(name)]));
-  s.remove();
-  const why = `${mock.requests.length} requests; told ${JSON.stringify(told)}; ${outcome.stdout.slice(-1500)} ${outcome.stderr.slice(-1500)}`;
-  return { ...outcome, told, why, after, exists: (name) => left.has(name) };
+  return settle(s, mock, outcome, toolMessages(mock.requests), files);
 }
 
 const { check, done } = cases("qwen");
