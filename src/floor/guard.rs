@@ -37,6 +37,26 @@ pub(super) fn uninstalls_the_guard(inv: &Invocation) -> bool {
         })
 }
 
+/// `portcullis install …` and `portcullis uninstall …`: they rewrite the
+/// hosts' hook entries that run this guard, so a person runs them (`--help`
+/// alone, and `doctor`, which only reads, stay with the lexicon).
+pub(super) fn rewrites_the_guards_hooks(inv: &Invocation) -> bool {
+    let Some((sub, rest)) = inv.args.split_first() else {
+        return false;
+    };
+    let only_help = !rest.is_empty()
+        && rest
+            .iter()
+            .all(|a| matches!(a.value.as_str(), "--help" | "-h"));
+    matches!(sub.value.as_str(), "install" | "uninstall") && !only_help
+}
+
+/// True when `verb` names the portcullis program, by name or by any path
+/// (`~/.cargo/bin/portcullis`, `./target/release/portcullis`).
+pub(super) fn is_portcullis(verb: &str) -> bool {
+    verb.rsplit('/').next() == Some("portcullis")
+}
+
 pub(super) fn is_claude_settings(path: &str) -> bool {
     path.ends_with(".claude/settings.json")
         || path.ends_with(".claude/settings.local.json")
