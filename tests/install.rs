@@ -745,3 +745,63 @@ fn doctor_writes_nothing() {
     assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
     assert_eq!(listing(&s.root), before);
 }
+
+/// Every `(key, value)` pair of a JSON tree, depth first.
+fn pairs<'a>(value: &'a Value, out: &mut Vec<(&'a str, &'a Value)>) {
+    match value {
+        Value::Object(map) => {
+            for (k, v) in map {
+                out.push((k, v));
+                pairs(v, out);
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|v| pairs(v, out)),
+        _ => {}
+    }
+}
+
+/// The README's JSON snippets that hold a portcullis hook entry are the
+/// table's entries, with `portcullis` for the binary's path. (TOML
+/// snippets are not checked.)
+#[test]
+fn readme_hook_snippets_are_the_table_entries() {
+    use portcullis::install::{hosts::SPECS, json, merge};
+    let readme = fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let mut checked = 0;
+    for block in readme.split("```json\n").skip(1) {
+        let Some((code, _)) = block.split_once("```") else {
+            continue;
+        };
+        let Ok(value) = serde_json::from_str::<Value>(code) else {
+            continue;
+        };
+        let mut all = Vec::new();
+        pairs(&value, &mut all);
+        for spec in SPECS {
+            let host = format!("\"--host\",\"{}\"", spec.host.name());
+            let shell = format!("hook --host {}", spec.host.name());
+            for (event, template) in spec.entries {
+                let want: Value = serde_json::from_str(&json::compact(&merge::instantiate(
+                    template,
+                    Path::new("portcullis"),
+                )))
+                .unwrap();
+                for (key, items) in &all {
+                    if key != event {
+                        continue;
+                    }
+                    for item in items.as_array().into_iter().flatten() {
+                        let text = item.to_string();
+                        let ours = text.contains("portcullis")
+                            && (text.contains(&host) || text.contains(&shell));
+                        if ours {
+                            assert_eq!(item, &want, "README {event} entry of {}", spec.title);
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked >= 1, "no README snippet checked");
+}
