@@ -541,11 +541,22 @@ fn codex_trust(env: &Env, found: &[Found], cwd: &Path, checks: &mut Vec<Check>) 
     for f in found.iter().filter(|f| f.event == "PreToolUse") {
         let key = format!("{}:pre_tool_use:{}:0", f.file.display(), f.index);
         let prefix = format!("{}:pre_tool_use:", f.file.display());
-        if trusted.iter().any(|k| *k == key) || trusted.iter().any(|k| k.starts_with(&prefix)) {
+        let exact = trusted.contains(&key);
+        if exact || trusted.iter().any(|k| k.starts_with(&prefix)) {
             checks.push(Check::ok(
                 "trust",
-                format!("reviewed: {} has a trusted_hash for {key} (a change since the review needs a new one)", config.display()),
+                format!(
+                    "reviewed: {} has a trusted_hash for {} (a change since the review needs a new one)",
+                    config.display(),
+                    if exact { key.as_str() } else { "a hook of this file" }
+                ),
             ));
+            if !exact {
+                checks.push(Check::note(
+                    "trust",
+                    format!("no trusted_hash for {key} itself; if `codex exec` skips the hook, review it again in `codex` (/hooks)"),
+                ));
+            }
         } else {
             checks.push(Check::problem(
                 "trust",
