@@ -716,6 +716,31 @@ fn an_agent_running_install_or_uninstall_through_the_hook_is_blocked() {
             assert!(reason.contains("ask the person to run"), "{reason}");
         }
     }
+    // A renamed binary knows its own name.
+    let renamed = s.root.join("bin/pcx");
+    fs::copy(&s.bin, &renamed).unwrap();
+    let request = serde_json::json!({
+        "session_id": "s", "transcript_path": "", "cwd": s.proj, "permission_mode": "default",
+        "hook_event_name": "PreToolUse", "tool_name": "Bash",
+        "tool_input": {"command": format!("{} uninstall", renamed.display())}
+    });
+    let mut c = Command::new(&renamed);
+    c.args(["hook", "--host", "claude"])
+        .env("HOME", &s.home)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped());
+    let mut child = spawn(&mut c);
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(request.to_string().as_bytes())
+        .unwrap();
+    let answer: Value = serde_json::from_slice(&child.wait_with_output().unwrap().stdout).unwrap();
+    assert_eq!(
+        answer["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{answer}"
+    );
 }
 
 #[test]

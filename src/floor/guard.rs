@@ -52,9 +52,20 @@ pub(super) fn rewrites_the_guards_hooks(inv: &Invocation) -> bool {
 }
 
 /// True when `verb` names the portcullis program, by name or by any path
-/// (`~/.cargo/bin/portcullis`, `./target/release/portcullis`).
+/// (`~/.cargo/bin/portcullis`, `./target/release/portcullis`), or by the
+/// name this binary runs under when it was renamed.
 pub(super) fn is_portcullis(verb: &str) -> bool {
-    verb.rsplit('/').next() == Some("portcullis")
+    static OWN_NAME: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    let name = verb.rsplit('/').next().unwrap_or(verb);
+    name == "portcullis"
+        || OWN_NAME
+            .get_or_init(|| {
+                std::env::current_exe()
+                    .ok()
+                    .and_then(|e| e.file_name().map(|n| n.to_string_lossy().into_owned()))
+            })
+            .as_deref()
+            == Some(name)
 }
 
 pub(super) fn is_claude_settings(path: &str) -> bool {
