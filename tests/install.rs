@@ -830,3 +830,45 @@ fn readme_hook_snippets_are_the_table_entries() {
     }
     assert!(checked >= 1, "no README snippet checked");
 }
+
+/// Files of every odd shape: install and uninstall refuse or cope, never
+/// panic, and never write a file they refuse.
+#[test]
+fn odd_shapes_are_refused_with_a_reason_never_a_panic() {
+    let s = Scratch::new("shapes");
+    for text in [
+        "[]",
+        "\"x\"",
+        "null",
+        "{\"hooks\": []}",
+        "{\"hooks\": {\"PreToolUse\": {}}}",
+        "{\"hooks\": {\"PreToolUse\": [1, \"x\", null, {\"hooks\": 3}]}}",
+        "{\"a\": 1, \"a\": 2}",
+        "\u{feff}{}",
+        "{\"hooks\": {\"PreToolUse\": [{\"hooks\": [{\"command\": \"'unclosed\"}]}]}}",
+    ] {
+        s.write(".qwen/settings.json", text);
+        for action in ["install", "uninstall"] {
+            let out = s.run(&[action, "--host", "qwen"]);
+            let err = stderr(&out);
+            assert!(
+                !err.contains("panicked") && !err.contains("internal error"),
+                "{text}: {err}"
+            );
+            match out.status.code() {
+                Some(0) => {}
+                Some(1) => {
+                    assert!(err.contains("refused: "), "{text}: {err}");
+                    assert_eq!(
+                        s.read(".qwen/settings.json"),
+                        text,
+                        "{text}: refused yet written"
+                    );
+                }
+                other => panic!("{text}: {action} exit {other:?}"),
+            }
+        }
+        let out = s.run(&["doctor", "--host", "qwen"]);
+        assert_eq!(out.status.code(), Some(1), "{text}");
+    }
+}
