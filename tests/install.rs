@@ -872,3 +872,30 @@ fn odd_shapes_are_refused_with_a_reason_never_a_panic() {
         assert_eq!(out.status.code(), Some(1), "{text}");
     }
 }
+
+/// A binary that is not called `portcullis` (a build copied somewhere
+/// under another name) still knows its own entries: install twice adds
+/// one, doctor finds it, uninstall removes it.
+#[test]
+fn a_renamed_binary_finds_its_own_entries() {
+    let mut s = Scratch::new("renamed");
+    let renamed = s.root.join("bin/pc-build");
+    fs::rename(&s.bin, &renamed).unwrap();
+    s.bin = renamed;
+    s.trust_all();
+    for host in ["claude", "copilot", "cursor"] {
+        assert_eq!(s.run(&["install", "--host", host]).status.code(), Some(0));
+        let once = s.read(user_file(host));
+        let again = s.run(&["install", "--host", host]);
+        assert!(
+            stdout(&again).contains("nothing to change"),
+            "{host}: {}",
+            stdout(&again)
+        );
+        assert_eq!(s.read(user_file(host)), once);
+        let out = s.run(&["doctor", "--host", host]);
+        assert_eq!(out.status.code(), Some(0), "{host}: {}", stdout(&out));
+        assert_eq!(s.run(&["uninstall", "--host", host]).status.code(), Some(0));
+        assert!(!s.exists(user_file(host)), "{host}");
+    }
+}

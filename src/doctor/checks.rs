@@ -37,7 +37,7 @@ struct Found {
 pub fn host(env: &Env, bin: &Path, host: Host) -> Vec<Check> {
     let spec = spec(host);
     let mut checks = Vec::new();
-    let found = find(env, spec, &mut checks);
+    let found = find(env, spec, bin, &mut checks);
     let fix_install = |project: bool| {
         let flag = if project { " --project" } else { "" };
         format!("portcullis install --host {}{flag}", host.name())
@@ -75,13 +75,13 @@ pub fn host(env: &Env, bin: &Path, host: Host) -> Vec<Check> {
         }
     }
     trust(env, host, &found, &cwd, &mut checks);
-    disabled(env, host, &found, &mut checks);
+    disabled(env, bin, host, &found, &mut checks);
     checks
 }
 
 /// The entries of ours in the user's and the project's file; unreadable
 /// files are reported in `checks`.
-fn find(env: &Env, spec: &Spec, checks: &mut Vec<Check>) -> Vec<Found> {
+fn find(env: &Env, spec: &Spec, bin: &Path, checks: &mut Vec<Check>) -> Vec<Found> {
     let mut found = Vec::new();
     for project in [false, true] {
         let Some(file) = env.config_file(spec.host, project) else {
@@ -158,7 +158,10 @@ fn find(env: &Env, spec: &Spec, checks: &mut Vec<Check>) -> Vec<Found> {
                 .and_then(|h| h.get(event))
                 .and_then(Json::as_array)
                 .unwrap_or_default();
-            if let Some(index) = items.iter().position(|i| merge::is_ours(i, spec.shape)) {
+            if let Some(index) = items
+                .iter()
+                .position(|i| merge::is_ours(i, spec.shape, bin))
+            {
                 let item = items[index].clone();
                 let handler = match spec.shape {
                     Shape::Grouped => item
@@ -625,7 +628,7 @@ fn copilot_trust(env: &Env, cwd: &Path, checks: &mut Vec<Check>) {
 }
 
 /// Settings that turn hooks off, and other hooks beside ours.
-fn disabled(env: &Env, host: Host, found: &[Found], checks: &mut Vec<Check>) {
+fn disabled(env: &Env, bin: &Path, host: Host, found: &[Found], checks: &mut Vec<Check>) {
     let mut settings: Vec<PathBuf> = Vec::new();
     let user = env.user_dir(host);
     let project = env.project_dir(host);
@@ -716,21 +719,21 @@ fn disabled(env: &Env, host: Host, found: &[Found], checks: &mut Vec<Check>) {
             }
         }
         if host == Host::Claude {
-            claude_notes(&file, &value, checks);
+            claude_notes(&file, &value, bin, checks);
         }
     }
 }
 
 /// Claude Code: other PreToolUse hooks and `--free defer` change what a
 /// FREE answer means; allow rules never override portcullis's deny.
-fn claude_notes(file: &Path, value: &Json, checks: &mut Vec<Check>) {
+fn claude_notes(file: &Path, value: &Json, bin: &Path, checks: &mut Vec<Check>) {
     let groups = value
         .get("hooks")
         .and_then(|h| h.get("PreToolUse"))
         .and_then(Json::as_array)
         .unwrap_or_default();
     for group in groups {
-        let ours = merge::is_ours(group, Shape::Grouped);
+        let ours = merge::is_ours(group, Shape::Grouped, bin);
         let commands: Vec<&str> = group
             .get("hooks")
             .and_then(Json::as_array)

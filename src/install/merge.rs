@@ -55,23 +55,29 @@ pub fn handler_program(handler: &Json) -> Option<(String, Vec<String>)> {
     Some((program, words.collect()))
 }
 
-/// True when `handler` runs portcullis as a hook.
-pub fn is_our_handler(handler: &Json) -> bool {
+/// True when `handler` runs portcullis as a hook: a program named
+/// `portcullis`, or named as `bin` (the running binary, whatever its name),
+/// whose first argument is `hook`.
+pub fn is_our_handler(handler: &Json, bin: &Path) -> bool {
     handler_program(handler).is_some_and(|(program, args)| {
-        Path::new(&program).file_name().and_then(|n| n.to_str()) == Some("portcullis")
+        let name = Path::new(&program).file_name();
+        (name.and_then(|n| n.to_str()) == Some("portcullis")
+            || Path::new(&program) == bin
+            || name.is_some() && name == bin.file_name())
             && args.first().map(String::as_str) == Some("hook")
     })
 }
 
-/// True when `item` of an event's array is ours: for grouped hosts a group
-/// whose only handler is ours, for flat hosts our handler.
-pub fn is_ours(item: &Json, shape: Shape) -> bool {
+/// True when `item` of an event's array is ours (see [`is_our_handler`]):
+/// for grouped hosts a group whose only handler is ours, for flat hosts our
+/// handler.
+pub fn is_ours(item: &Json, shape: Shape, bin: &Path) -> bool {
     match shape {
         Shape::Grouped => item
             .get("hooks")
             .and_then(Json::as_array)
-            .is_some_and(|hooks| hooks.len() == 1 && hooks.iter().all(is_our_handler)),
-        Shape::Flat => is_our_handler(item),
+            .is_some_and(|hooks| hooks.len() == 1 && hooks.iter().all(|h| is_our_handler(h, bin))),
+        Shape::Flat => is_our_handler(item, bin),
         Shape::Plugin => false,
     }
 }
@@ -101,7 +107,7 @@ pub fn add(root: &mut Json, spec: &Spec, bin: &Path) -> Result<(), String> {
             return Err(format!("its `hooks.{event}` is not an array"));
         };
         let ours: Vec<usize> = (0..items.len())
-            .filter(|&i| is_ours(&items[i], spec.shape))
+            .filter(|&i| is_ours(&items[i], spec.shape, bin))
             .collect();
         match ours.split_first() {
             None => items.push(want),
@@ -116,13 +122,18 @@ pub fn add(root: &mut Json, spec: &Spec, bin: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// Takes `spec`'s entries out of `root`. An event's array, and `hooks`,
+/// Takes `spec`'s entries (those of portcullis or of `bin`) out of `root`. An event's array, and `hooks`,
 /// are removed when they are left empty and `original` (the file before
 /// install changed it; `None` when install created it) did not have them.
 /// Returns true when the file itself should go: install created it and
 /// nothing is left but what a new file starts with. `Err`: the file's shape
 /// is not one we can change (the reason).
-pub fn remove(root: &mut Json, spec: &Spec, original: Option<&Json>) -> Result<bool, String> {
+pub fn remove(
+    root: &mut Json,
+    spec: &Spec,
+    original: Option<&Json>,
+    bin: &Path,
+) -> Result<bool, String> {
     if !matches!(root, Json::Object(_)) {
         return Err("its top level is not a JSON object".into());
     }
@@ -143,7 +154,7 @@ pub fn remove(root: &mut Json, spec: &Spec, original: Option<&Json>) -> Result<b
         }
         for (event, _) in spec.entries {
             if let Some(Json::Array(items)) = hooks.get_mut(event) {
-                items.retain(|item| !is_ours(item, spec.shape));
+                items.retain(|item| !is_ours(item, spec.shape, bin));
                 if items.is_empty() && !had(&["hooks", event]) {
                     hooks.remove(event);
                 }
@@ -171,13 +182,13 @@ mod tests {
             handler.get("command").and_then(Json::as_str),
             Some("'/opt/my tools/portcullis' hook --host claude || exit 2")
         );
-        assert!(is_our_handler(handler));
+        assert!(is_our_handler(handler, Path::new("/x/other")));
         let copilot = instantiate(spec(Host::Copilot).entries[0].1, bin);
         assert_eq!(
             copilot.get("exec").and_then(Json::as_str),
             Some("/opt/my tools/portcullis")
         );
-        assert!(is_ours(&copilot, Shape::Flat));
+        assert!(is_ours(&copilot, Shape::Flat, Path::new("/x/other")));
     }
 
     #[test]
@@ -189,10 +200,32 @@ mod tests {
             r#"{"hooks":"x"}"#,
         ] {
             assert!(
-                !is_ours(&json::parse(text).unwrap(), Shape::Grouped),
+                !is_ours(
+                    &json::parse(text).unwrap(),
+                    Shape::Grouped,
+                    Path::new("/x/pc")
+                ),
                 "{text}"
             );
         }
+    }
+
+    #[test]
+    fn a_renamed_binary_is_recognised_by_its_own_name() {
+        let bin = Path::new("/opt/pc-build");
+        let entry = instantiate(spec(Host::Qwen).entries[0].1, bin);
+        assert!(is_ours(&entry, Shape::Grouped, bin));
+        assert!(is_ours(
+            &entry,
+            Shape::Grouped,
+            Path::new("/elsewhere/pc-build")
+        ));
+        assert!(!is_ours(&entry, Shape::Grouped, Path::new("/opt/other")));
+        let mut root = empty_root(Shape::Grouped);
+        add(&mut root, spec(Host::Qwen), bin).unwrap();
+        add(&mut root, spec(Host::Qwen), bin).unwrap();
+        let groups = root.get("hooks").unwrap().get("PreToolUse").unwrap();
+        assert_eq!(groups.as_array().unwrap().len(), 1);
     }
 
     #[test]
@@ -208,11 +241,22 @@ mod tests {
         assert_eq!(root, once);
         let items = root.get("hooks").unwrap().get("PreToolUse").unwrap();
         assert_eq!(items.as_array().unwrap().len(), 2);
-        assert_eq!(remove(&mut root, spec, Some(&original)), Ok(false));
+        assert_eq!(
+            remove(
+                &mut root,
+                spec,
+                Some(&original),
+                Path::new("/bin/portcullis")
+            ),
+            Ok(false)
+        );
         assert_eq!(root, original);
         let mut created = empty_root(Shape::Grouped);
         add(&mut created, spec, Path::new("/bin/portcullis")).unwrap();
-        assert_eq!(remove(&mut created, spec, None), Ok(true));
+        assert_eq!(
+            remove(&mut created, spec, None, Path::new("/bin/portcullis")),
+            Ok(true)
+        );
         let mut bad = json::parse("[1]").unwrap();
         assert!(add(&mut bad, spec, Path::new("/p")).is_err());
     }

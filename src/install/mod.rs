@@ -253,7 +253,7 @@ fn json_after(
             };
             let backup = files::read(&files::backup_path(path)).ok().flatten();
             let original = backup.as_deref().and_then(|t| json::parse(t).ok());
-            let delete = merge::remove(&mut root, spec, original.as_ref())?;
+            let delete = merge::remove(&mut root, spec, original.as_ref(), bin)?;
             Ok(if delete {
                 None
             } else if unchanged(&root) {
