@@ -899,3 +899,29 @@ fn a_renamed_binary_finds_its_own_entries() {
         assert!(!s.exists(user_file(host)), "{host}");
     }
 }
+
+/// Claude Code with the portcullis plugin enabled instead of a settings
+/// hook: doctor notes the plugin rather than calling the host unguarded.
+#[test]
+fn doctor_notes_the_claude_code_plugin() {
+    let s = Scratch::new("plugin");
+    s.write(
+        ".claude/settings.json",
+        "{\"enabledPlugins\": {\"portcullis@portcullis\": true}}\n",
+    );
+    let out = s.run(&["doctor", "--host", "claude"]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(
+        text.contains("enables the portcullis Claude Code plugin"),
+        "{text}"
+    );
+    s.write(
+        ".claude/settings.json",
+        "{\"enabledPlugins\": {\"portcullis@portcullis\": false}}\n",
+    );
+    assert_eq!(
+        s.run(&["doctor", "--host", "claude"]).status.code(),
+        Some(1)
+    );
+}

@@ -42,7 +42,17 @@ pub fn host(env: &Env, bin: &Path, host: Host) -> Vec<Check> {
         let flag = if project { " --project" } else { "" };
         format!("portcullis install --host {}{flag}", host.name())
     };
-    if found.is_empty() {
+    let plugin = (host == Host::Claude).then(|| claude_plugin(env)).flatten();
+    if let Some(file) = &plugin {
+        checks.push(Check::note(
+            "configured",
+            format!(
+                "{} enables the portcullis Claude Code plugin; its hook (bin/portcullis-hook) is not checked here",
+                file.display()
+            ),
+        ));
+    }
+    if found.is_empty() && plugin.is_none() {
         let files: Vec<String> = [false, true]
             .into_iter()
             .filter_map(|p| env.config_file(host, p))
@@ -77,6 +87,25 @@ pub fn host(env: &Env, bin: &Path, host: Host) -> Vec<Check> {
     trust(env, host, &found, &cwd, &mut checks);
     disabled(env, bin, host, &found, &mut checks);
     checks
+}
+
+/// The Claude Code settings file that enables the portcullis plugin
+/// (`"enabledPlugins": {"portcullis@…": true}`), if one does.
+fn claude_plugin(env: &Env) -> Option<PathBuf> {
+    [env.user_dir(Host::Claude), env.project_dir(Host::Claude)]
+        .into_iter()
+        .flatten()
+        .map(|dir| dir.join("settings.json"))
+        .find(|file| {
+            let Some(Json::Object(plugins)) =
+                read_json(file).and_then(|v| v.get("enabledPlugins").cloned())
+            else {
+                return false;
+            };
+            plugins
+                .iter()
+                .any(|(name, on)| name.starts_with("portcullis@") && on.as_bool() == Some(true))
+        })
 }
 
 /// The entries of ours in the user's and the project's file; unreadable
