@@ -7,6 +7,7 @@
 //! the configured hook command on two probe requests; it writes nothing.
 
 pub mod checks;
+mod gates;
 pub mod selftest;
 
 use crate::hook::Host;
@@ -180,5 +181,35 @@ impl Report {
             "problems": self.problems(),
             "hosts": hosts,
         })
+    }
+}
+
+impl Check {
+    /// A check that holds.
+    pub fn ok(name: &'static str, detail: String) -> Check {
+        Check {
+            name,
+            status: Status::Ok,
+            detail,
+            fix: None,
+        }
+    }
+    /// Something worth knowing that does not stop the hook.
+    pub fn note(name: &'static str, detail: String) -> Check {
+        Check {
+            name,
+            status: Status::Note,
+            detail,
+            fix: None,
+        }
+    }
+    /// A problem, with its fix.
+    pub fn problem(name: &'static str, detail: String, fix: String) -> Check {
+        Check {
+            name,
+            status: Status::Problem,
+            detail,
+            fix: Some(fix),
+        }
     }
 }
