@@ -170,6 +170,16 @@ fn codex_trust(env: &Env, found: &[Found], cwd: &Path, checks: &mut Vec<Check>) 
             ));
         }
     }
+    if let Some(i) = inline.as_ref().filter(|i| !i.ours && !i.events.is_empty()) {
+        checks.push(Check::note(
+            "config",
+            format!(
+                "{} also keeps hooks inline ([hooks] {}); whether Codex then still reads hooks.json is not known here: run one `codex exec` with a shell command and look for `hook: PreToolUse` in its output",
+                config.display(),
+                i.events.join(", ")
+            ),
+        ));
+    }
     if inline.as_ref().is_some_and(|i| i.ours) {
         checks.push(Check::note(
             "config",

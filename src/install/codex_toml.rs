@@ -20,6 +20,8 @@ pub struct Inline {
     pub ours: bool,
     /// The keys of `hooks.state` that carry a `trusted_hash`.
     pub trusted: Vec<String>,
+    /// The events with inline hooks there (`PreToolUse`, …).
+    pub events: Vec<String>,
 }
 
 /// Reads `path`. `Ok(None)` when the file or its `[hooks]` table is
@@ -55,6 +57,7 @@ pub fn inline_hooks(path: &Path) -> Result<Option<Inline>, String> {
             continue;
         }
         // `[[hooks.PreToolUse]]` groups, each with `[[hooks.PreToolUse.hooks]]`.
+        inline.events.push(key.to_string());
         inline.ours |= item.to_string().contains("hook --host codex")
             || item.as_array_of_tables().is_some_and(|groups| {
                 groups
@@ -105,6 +108,7 @@ mod tests {
         .unwrap();
         let inline = inline_hooks(&path).unwrap().unwrap();
         assert!(inline.ours);
+        assert_eq!(inline.events, ["PreToolUse"]);
         assert_eq!(inline.trusted, ["/h/.codex/hooks.json:pre_tool_use:0:0"]);
         std::fs::write(&path, "model = \"x\"\n").unwrap();
         assert!(inline_hooks(&path).unwrap().is_none());
