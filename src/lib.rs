@@ -28,6 +28,7 @@
 )]
 
 pub mod catalogue;
+pub mod doctor;
 pub mod engine;
 pub mod feeds;
 pub mod floor;
@@ -36,6 +37,7 @@ mod grammar;
 pub mod history;
 pub mod hook;
 pub mod inline;
+pub mod install;
 pub mod law;
 pub mod lexicon;
 pub mod limits;

@@ -108,6 +108,28 @@ fn run(command: Command) -> Result<u8, CliError> {
                 serde_json::to_string_pretty(&block).unwrap_or_default()
             );
         }
+        Command::Install(request) => {
+            let bin = own_binary()?;
+            let env = portcullis::install::hosts::Env::from_env();
+            return Ok(portcullis::install::run(
+                &request,
+                &env,
+                &bin,
+                &mut io::stdout(),
+                &mut io::stderr(),
+            ));
+        }
+        Command::Doctor { json, hosts } => {
+            let bin = own_binary()?;
+            let env = portcullis::install::hosts::Env::from_env();
+            let report = portcullis::doctor::run(&env, &bin, &hosts);
+            if json {
+                out!("{}", report.json());
+            } else {
+                let _ = io::stdout().write_all(report.text().as_bytes());
+            }
+            return Ok(if report.ok() { 0 } else { 1 });
+        }
         Command::Rules { verbs } => {
             let text = if verbs {
                 catalogue::verbs()
@@ -118,6 +140,14 @@ fn run(command: Command) -> Result<u8, CliError> {
         }
     }
     Ok(0)
+}
+
+/// The running binary's absolute path, links resolved: what install
+/// writes into the hosts' config files.
+fn own_binary() -> Result<PathBuf, CliError> {
+    std::env::current_exe()
+        .and_then(|p| p.canonicalize())
+        .map_err(|e| CliError(format!("cannot tell where this binary is: {e}")))
 }
 
 /// The home folder, from `HOME` (`None` when unset or empty).

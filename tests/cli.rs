@@ -322,7 +322,7 @@ fn cli_errors_are_one_line_and_exit_2() {
 }
 
 /// Every subcommand, as `portcullis help` lists them.
-const SUBCOMMANDS: [&str; 7] = [
+const SUBCOMMANDS: [&str; 10] = [
     "hook",
     "check",
     "explain",
@@ -330,6 +330,9 @@ const SUBCOMMANDS: [&str; 7] = [
     "policy",
     "opencode-permissions",
     "rules",
+    "install",
+    "uninstall",
+    "doctor",
 ];
 
 #[test]

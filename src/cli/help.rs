@@ -10,7 +10,10 @@ pub const USAGE: &str = "usage:
                     [--fail-on SIGNED|BLOCKED] [--threads N] [--cwd DIR] FILE…|DIR|-
   portcullis policy [--json] [DIR]
   portcullis opencode-permissions
-  portcullis rules [--verbs]";
+  portcullis rules [--verbs]
+  portcullis install [--host NAME]... [--project] [--dry-run]
+  portcullis uninstall [--host NAME]... [--project] [--dry-run]
+  portcullis doctor [--json] [--host NAME]...";
 
 /// `portcullis hook --help`.
 pub const HOOK: &str =
@@ -117,6 +120,63 @@ options:
               rules file, tab-separated
   -h, --help  print this help";
 
+/// `portcullis install --help`.
+pub const INSTALL: &str = "usage: portcullis install [--host NAME]... [--project] [--dry-run]
+
+Adds portcullis's hook to each host's config file, pointing at this binary
+(its absolute path), in the form that fails closed for that host. Merges
+into the existing file: every other key and hook is kept, a second run
+changes nothing, the original is backed up beside it (FILE.portcullis-backup,
+never overwritten) before the first change, and each change is printed as a
+unified diff. A symbolic link or a file that does not parse is refused, and
+that host's file is left as it was. Exit 0, or 1 when any host was refused.
+
+options:
+  --host NAME  only this host (repeatable): claude, opencode, codex, gemini,
+               copilot, cursor, qwen; default: every host whose config
+               folder or program is found
+  --project    the current folder's project files (.claude/settings.json,
+               .codex/hooks.json, …) instead of the user's
+  --dry-run    print the diffs, write nothing
+  -h, --help   print this help
+
+A person runs this: through an agent's hook it is BLOCKED.";
+
+/// `portcullis uninstall --help`.
+pub const UNINSTALL: &str = "usage: portcullis uninstall [--host NAME]... [--project] [--dry-run]
+
+Takes out of each host's config file exactly the entries install added
+(told by their command: portcullis run as `hook`), and nothing else. A
+file install created is removed once nothing else is in it; a file that
+comes back to what it was before install gets its original bytes back.
+Exit 0, or 1 when any host was refused.
+
+options:
+  --host NAME  only this host (repeatable); default: every host whose file
+               install writes is there
+  --project    the current folder's project files instead of the user's
+  --dry-run    print the diffs, write nothing
+  -h, --help   print this help
+
+A person runs this: through an agent's hook it is BLOCKED.";
+
+/// `portcullis doctor --help`.
+pub const DOCTOR: &str = "usage: portcullis doctor [--json] [--host NAME]...
+
+Checks, for each host found, that the hook is really guarding it: it is
+configured (user or project file) and points at an existing, executable
+portcullis of this version; the host's trust gates let it run (Gemini CLI's
+trusted folders, Codex's hook review, Copilot CLI's folder trust); nothing
+disables or shadows it; and a live self-test: one request that must be
+BLOCKED and one that is FREE, fed to the configured command as that host
+sends them, answered in the form that host honours. Each problem is printed
+with its fix. Writes nothing. Exit 0 only when everything holds, else 1.
+
+options:
+  --json       the same report as one JSON object
+  --host NAME  only this host (repeatable); default: every host found
+  -h, --help   print this help";
+
 /// The help of subcommand `name`, or `None` for a name that is none.
 pub fn of(name: &str) -> Option<&'static str> {
     Some(match name {
@@ -127,6 +187,9 @@ pub fn of(name: &str) -> Option<&'static str> {
         "policy" => POLICY,
         "opencode-permissions" => OPENCODE_PERMISSIONS,
         "rules" => RULES,
+        "install" => INSTALL,
+        "uninstall" => UNINSTALL,
+        "doctor" => DOCTOR,
         _ => return None,
     })
 }

@@ -22,6 +22,7 @@ use lexopt::{Arg, Parser};
 use portcullis::Verdict;
 use portcullis::history::Format;
 use portcullis::hook::{HookOptions, Host};
+use portcullis::install::{Action, Request};
 use std::ffi::OsString;
 use std::path::PathBuf;
 
@@ -82,6 +83,16 @@ pub enum Command {
         /// Every verb instead of the catalogue.
         verbs: bool,
     },
+    /// `install` or `uninstall`: the hook entries into or out of the
+    /// hosts' config files.
+    Install(portcullis::install::Request),
+    /// `doctor`: is every host's hook configured and running?
+    Doctor {
+        /// One JSON object instead of text.
+        json: bool,
+        /// The hosts named with `--host` (empty: every host found).
+        hosts: Vec<Host>,
+    },
 }
 
 /// The options of `replay`.
@@ -120,6 +131,9 @@ pub fn parse(args: Vec<OsString>) -> Result<Command, CliError> {
         "policy" => parse_policy(rest),
         "opencode-permissions" => parse_opencode_permissions(rest),
         "rules" => parse_rules(rest),
+        "install" => parse_install(rest, Action::Install),
+        "uninstall" => parse_install(rest, Action::Uninstall),
+        "doctor" => parse_doctor(rest),
         "-h" | "--help" | "help" => parse_help(rest),
         "-V" | "--version" => Ok(Command::Version),
         other => Err(CliError(format!("unknown command `{other}`\n{USAGE}"))),
@@ -358,6 +372,66 @@ fn parse_rules(mut parser: Parser) -> Result<Command, CliError> {
     Ok(Command::Rules { verbs })
 }
 
+/// The host `--host` names; `Err` for a name that is none.
+fn host_value(parser: &mut Parser) -> Result<Host, CliError> {
+    let name = value(parser, "--host")?;
+    Host::named(&name).ok_or_else(|| {
+        CliError(format!(
+            "unknown host `{name}`; use claude, opencode, codex, gemini, copilot, cursor or qwen"
+        ))
+    })
+}
+
+/// `install|uninstall [--host NAME]... [--project] [--dry-run]`.
+fn parse_install(mut parser: Parser, action: Action) -> Result<Command, CliError> {
+    let mut request = Request {
+        action,
+        hosts: Vec::new(),
+        project: false,
+        dry_run: false,
+    };
+    while let Some(arg) = next(&mut parser)? {
+        match arg {
+            Arg::Short('h') | Arg::Long("help") => {
+                return Ok(Command::Help(match action {
+                    Action::Install => help::INSTALL,
+                    Action::Uninstall => help::UNINSTALL,
+                }));
+            }
+            Arg::Long("host") => {
+                let host = host_value(&mut parser)?;
+                if !request.hosts.contains(&host) {
+                    request.hosts.push(host);
+                }
+            }
+            Arg::Long("project") => request.project = true,
+            Arg::Long("dry-run") => request.dry_run = true,
+            other => return Err(unknown(&other)),
+        }
+    }
+    Ok(Command::Install(request))
+}
+
+/// `doctor [--json] [--host NAME]...`.
+fn parse_doctor(mut parser: Parser) -> Result<Command, CliError> {
+    let mut json = false;
+    let mut hosts = Vec::new();
+    while let Some(arg) = next(&mut parser)? {
+        match arg {
+            Arg::Short('h') | Arg::Long("help") => return Ok(Command::Help(help::DOCTOR)),
+            Arg::Long("json") => json = true,
+            Arg::Long("host") => {
+                let host = host_value(&mut parser)?;
+                if !hosts.contains(&host) {
+                    hosts.push(host);
+                }
+            }
+            other => return Err(unknown(&other)),
+        }
+    }
+    Ok(Command::Doctor { json, hosts })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -424,6 +498,9 @@ mod tests {
             "policy",
             "opencode-permissions",
             "rules",
+            "install",
+            "uninstall",
+            "doctor",
         ] {
             for flag in ["--help", "-h"] {
                 let Ok(Command::Help(text)) = parsed(&[name, flag]) else {
@@ -461,6 +538,11 @@ mod tests {
             &["policy", "a", "b"],
             &["rules", "x"],
             &["opencode-permissions", "x"],
+            &["install", "--host", "vim"],
+            &["install", "--host"],
+            &["install", "claude"],
+            &["uninstall", "--dry-run=1"],
+            &["doctor", "--fix"],
             &["help", "frob"],
         ] {
             assert!(parsed(args).is_err(), "{args:?}");

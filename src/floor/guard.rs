@@ -37,6 +37,37 @@ pub(super) fn uninstalls_the_guard(inv: &Invocation) -> bool {
         })
 }
 
+/// `portcullis install …` and `portcullis uninstall …`: they rewrite the
+/// hosts' hook entries that run this guard, so a person runs them (`--help`
+/// alone, and `doctor`, which only reads, stay with the lexicon).
+pub(super) fn rewrites_the_guards_hooks(inv: &Invocation) -> bool {
+    let Some((sub, rest)) = inv.args.split_first() else {
+        return false;
+    };
+    let only_help = !rest.is_empty()
+        && rest
+            .iter()
+            .all(|a| matches!(a.value.as_str(), "--help" | "-h"));
+    matches!(sub.value.as_str(), "install" | "uninstall") && !only_help
+}
+
+/// True when `verb` names the portcullis program, by name or by any path
+/// (`~/.cargo/bin/portcullis`, `./target/release/portcullis`), or by the
+/// name this binary runs under when it was renamed.
+pub(super) fn is_portcullis(verb: &str) -> bool {
+    static OWN_NAME: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    let name = verb.rsplit('/').next().unwrap_or(verb);
+    name == "portcullis"
+        || OWN_NAME
+            .get_or_init(|| {
+                std::env::current_exe()
+                    .ok()
+                    .and_then(|e| e.file_name().map(|n| n.to_string_lossy().into_owned()))
+            })
+            .as_deref()
+            == Some(name)
+}
+
 pub(super) fn is_claude_settings(path: &str) -> bool {
     path.ends_with(".claude/settings.json")
         || path.ends_with(".claude/settings.local.json")

@@ -40,7 +40,10 @@ mod words;
 use self::crontab::check_crontab;
 use self::disks::check_disk_tools;
 use self::git::check_git;
-use self::guard::{check_cargo, is_claude_settings, is_own_binary, uninstalls_the_guard};
+use self::guard::{
+    check_cargo, is_claude_settings, is_own_binary, is_portcullis, rewrites_the_guards_hooks,
+    uninstalls_the_guard,
+};
 use self::kill::{check_kill, check_kill_by_name};
 use self::network::{check_netcat, check_socat};
 use self::permissions::check_permissions;
@@ -130,6 +133,9 @@ pub fn check_command(inv: &Invocation) -> Vec<FloorRule> {
         "nc" | "netcat" | "ncat" | "nc.traditional" | "nc.openbsd" => check_netcat(inv, &mut hits),
         "socat" => check_socat(inv, &mut hits),
         "cargo" => check_cargo(inv, &mut hits),
+        verb if is_portcullis(verb) && rewrites_the_guards_hooks(inv) => {
+            hits.push(FloorRule::GuardSettings);
+        }
         _ => check_disk_tools(inv, &mut hits),
     }
     check_program_from_stdin(inv, &mut hits);
