@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { runClient } from "./lib.mjs";
+import { installHook, runClient } from "./lib.mjs";
 import { start, toolResults } from "./mock-anthropic.mjs";
 
 const claude = process.env.CLAUDE_BIN;
@@ -20,7 +20,7 @@ assert.ok(claude && existsSync(claude), "CLAUDE_BIN names the claude binary");
 assert.ok(portcullis && existsSync(portcullis), "PORTCULLIS_BIN names the portcullis binary");
 
 /** Runs `claude -p` with a hook command; resolves to what it left behind. */
-async function run({ tool, hookCommand, mode = "default", files = {} }) {
+async function run({ tool, hookCommand, mode = "default", files = {}, install = false }) {
   const root = mkdtempSync(join(tmpdir(), "portcullis-e2e-claude-"));
   const home = join(root, "home");
   const project = join(root, "proj");
@@ -55,14 +55,21 @@ async function run({ tool, hookCommand, mode = "default", files = {} }) {
     // Claude Code refuses bypassPermissions as root outside a sandbox.
     IS_SANDBOX: "1",
   };
-  const args = ["-p", "do the task", "--settings", settings, "--permission-mode", mode, "--output-format", "json"];
+  // Installed: the hook lives in the user's ~/.claude/settings.json, which
+  // already holds a setting of the user's own.
+  if (install) {
+    mkdirSync(join(home, ".claude"), { recursive: true });
+    writeFileSync(join(home, ".claude", "settings.json"), JSON.stringify({ env: { KEEP_ME: "1" } }, null, 2));
+  }
+  const doctor = install ? installHook(portcullis, "claude", { cwd: project, env }) : null;
+  const args = ["-p", "do the task", ...(install ? [] : ["--settings", settings]), "--permission-mode", mode, "--output-format", "json"];
   const outcome = await runClient(claude, args, { cwd: project, env, ms: 90_000 });
   await mock.close();
   const results = toolResults(mock.requests);
   // What the project holds after the run, read before it is removed.
   const left = new Set(readdirSync(project));
   rmSync(root, { recursive: true, force: true });
-  return { ...outcome, results, exists: (name) => left.has(name) };
+  return { ...outcome, results, doctor, exists: (name) => left.has(name) };
 }
 
 // The README's settings snippet, exactly, with the binary's path for its
@@ -97,6 +104,15 @@ for (const mode of ["default", "bypassPermissions"]) {
     assert.ok(!r.exists(".env"));
   });
 }
+
+await check("installed by `portcullis install` into existing settings: doctor holds and a BLOCKED write is stopped", async () => {
+  const r = await run({ tool: writeEnv, install: true, mode: "bypassPermissions" });
+  assert.equal(r.doctor.code, 0, r.doctor.out);
+  assert.equal(r.results.length, 1, `one tool result: ${r.stdout} ${r.stderr}`);
+  assert.ok(r.results[0].is_error, JSON.stringify(r.results));
+  assert.match(r.results[0].content, /cage\.secrets/);
+  assert.ok(!r.exists(".env"));
+});
 
 await check("FREE: an inspection runs", async () => {
   const r = await run({

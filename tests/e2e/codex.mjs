@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { cases, crashingBinary, readmeSnippet, runClient, scratch, settle, withBinary, writeJson } from "./lib.mjs";
+import { cases, crashingBinary, readmeSnippet, runClient, installHook, scratch, settle, withBinary, writeJson } from "./lib.mjs";
 import { callOutputs, start } from "./mock-responses.mjs";
 
 const codex = process.env.CODEX_BIN;
@@ -25,12 +25,12 @@ const snippet = readmeSnippet("codex");
  * none), the model asking for `tool`; `config` is extra config.toml text.
  * Resolves to what the run left behind.
  */
-async function run({ tool, hooks = withBinary(snippet, portcullis), files = {}, config = "", args: extra = [] }) {
+async function run({ tool, hooks = withBinary(snippet, portcullis), files = {}, config = "", args: extra = [], install = false }) {
   const s = scratch("codex", files);
   const mock = await start(tool);
   const codexHome = join(s.home, ".codex");
   mkdirSync(codexHome, { recursive: true });
-  if (hooks) writeJson(join(codexHome, "hooks.json"), hooks);
+  if (hooks && !install) writeJson(join(codexHome, "hooks.json"), hooks);
   writeFileSync(
     join(codexHome, "config.toml"),
     [
@@ -47,9 +47,10 @@ async function run({ tool, hooks = withBinary(snippet, portcullis), files = {}, 
     ].join("\n"),
   );
   const env = { PATH: process.env.PATH, HOME: s.home, CODEX_HOME: codexHome, MOCK_API_KEY: "mock" };
+  const doctor = install ? installHook(portcullis, "codex", { cwd: s.project, env }) : null;
   const args = ["exec", "--skip-git-repo-check", "--dangerously-bypass-hook-trust", ...extra, "do the task"];
   const outcome = await runClient(codex, args, { cwd: s.project, env, ms: 90_000 });
-  return settle(s, mock, outcome, callOutputs(mock.requests), files);
+  return { ...(await settle(s, mock, outcome, callOutputs(mock.requests), files)), doctor };
 }
 
 const { check, done } = cases("codex");
@@ -63,6 +64,14 @@ await check("control: without a hook, the write runs", async () => {
 
 await check("BLOCKED: a write to .env is stopped and the model reads why", async () => {
   const r = await run({ tool: exec("echo TOKEN=1 > .env") });
+  assert.ok(!r.exists(".env"), r.why);
+  assert.ok(r.told.some((t) => /Command blocked by PreToolUse hook: .*cage\.secrets/.test(t)), r.why);
+});
+
+await check("installed by `portcullis install`: doctor says the hook awaits review, and the hook blocks once it runs", async () => {
+  const r = await run({ tool: exec("echo TOKEN=1 > .env"), install: true });
+  assert.notEqual(r.doctor.code, 0, r.doctor.out);
+  assert.match(r.doctor.out, /review/i);
   assert.ok(!r.exists(".env"), r.why);
   assert.ok(r.told.some((t) => /Command blocked by PreToolUse hook: .*cage\.secrets/.test(t)), r.why);
 });

@@ -11,7 +11,7 @@
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { cases, readmeSnippet, runClient, scratch, settle, withBinary, writeJson } from "./lib.mjs";
+import { cases, readmeSnippet, runClient, installHook, scratch, settle, withBinary, writeJson } from "./lib.mjs";
 import { start, toolMessages } from "./mock-openai.mjs";
 
 const copilot = process.env.COPILOT_BIN;
@@ -25,12 +25,12 @@ const snippet = readmeSnippet("copilot");
  * none), the model asking for `tool`; `allowAll` adds --allow-all-tools.
  * Resolves to what the run left behind.
  */
-async function run({ tool, hooks = withBinary(snippet, portcullis), allowAll = true, model = "gpt-4.1", files = {} }) {
+async function run({ tool, hooks = withBinary(snippet, portcullis), allowAll = true, model = "gpt-4.1", files = {}, install = false }) {
   const s = scratch("copilot", files);
   const input = typeof tool.input === "function" ? tool.input(s.project) : tool.input;
   const mock = await start({ name: tool.name, input });
   const copilotHome = join(s.home, ".copilot");
-  if (hooks) writeJson(join(copilotHome, "hooks", "portcullis.json"), hooks);
+  if (hooks && !install) writeJson(join(copilotHome, "hooks", "portcullis.json"), hooks);
   const env = {
     PATH: process.env.PATH,
     HOME: s.home,
@@ -42,10 +42,11 @@ async function run({ tool, hooks = withBinary(snippet, portcullis), allowAll = t
     COPILOT_PROVIDER_API_KEY: "mock",
     COPILOT_MODEL: model,
   };
+  const doctor = install ? installHook(portcullis, "copilot", { cwd: s.project, env }) : null;
   const args = ["-p", "do the task", ...(allowAll ? ["--allow-all-tools"] : [])];
   const outcome = await runClient(copilot, args, { cwd: s.project, env, ms: 120_000 });
   const offered = new Set(mock.requests.flatMap((r) => (r.body.tools || []).map((t) => (t.function || t.custom || {}).name)));
-  return settle(s, mock, outcome, toolMessages(mock.requests), files, { offered });
+  return { ...(await settle(s, mock, outcome, toolMessages(mock.requests), files, { offered })), doctor };
 }
 
 const { check, done } = cases("copilot");
@@ -65,6 +66,13 @@ await check("BLOCKED: a write to .env is stopped and the model reads why", async
 // portcullis reads the recipe too: it only prints.
 const makefile = { Makefile: "all:\n\t@echo portcullis-built-ok\n" };
 const built = (r) => r.told.some((t) => /portcullis-built-ok/.test(t));
+
+await check("installed by `portcullis install`: doctor holds and a BLOCKED write is stopped", async () => {
+  const r = await run({ tool: bash("echo TOKEN=1 > .env"), install: true });
+  assert.equal(r.doctor.code, 0, r.doctor.out);
+  assert.ok(!r.exists(".env"), r.why);
+  assert.ok(r.told.some((t) => /Denied by preToolUse hook: .*cage\.secrets/.test(t)), r.why);
+});
 
 await check("control: without a hook and without --allow-all-tools, -p refuses a build", async () => {
   const r = await run({ tool: bash("make"), hooks: null, allowAll: false, files: makefile });

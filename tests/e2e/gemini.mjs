@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { cases, crashingBinary, readmeSnippet, runClient, scratch, settle, withBinary, writeJson } from "./lib.mjs";
+import { cases, crashingBinary, readmeSnippet, runClient, installHook, scratch, settle, withBinary, writeJson } from "./lib.mjs";
 import { functionResponses, start } from "./mock-gemini.mjs";
 
 const gemini = process.env.GEMINI_BIN;
@@ -22,14 +22,14 @@ const snippet = readmeSnippet("gemini");
  * Runs `gemini -p` in yolo mode with `hooks` (the README's by default),
  * the model asking for `tool`; resolves to what the run left behind.
  */
-async function run({ tool, hooks = withBinary(snippet, portcullis).hooks, files = {} }) {
+async function run({ tool, hooks = withBinary(snippet, portcullis).hooks, files = {}, install = false }) {
   const s = scratch("gemini", files);
   const input = typeof tool.input === "function" ? tool.input(s.project) : tool.input;
   const mock = await start({ name: tool.name, input });
   writeJson(join(s.home, ".gemini", "settings.json"), {
     security: { auth: { selectedType: "gemini-api-key" } },
     privacy: { usageStatisticsEnabled: false },
-    hooks,
+    ...(install ? {} : { hooks }),
   });
   const env = {
     PATH: process.env.PATH,
@@ -40,8 +40,9 @@ async function run({ tool, hooks = withBinary(snippet, portcullis).hooks, files 
     GEMINI_CLI_TRUST_WORKSPACE: "true",
   };
   const args = ["-p", "do the task", "--approval-mode", "yolo", "-o", "json"];
+  const doctor = install ? installHook(portcullis, "gemini", { cwd: s.project, env }) : null;
   const outcome = await runClient(gemini, args, { cwd: s.project, env, ms: 90_000 });
-  return settle(s, mock, outcome, functionResponses(mock.requests), files);
+  return { ...(await settle(s, mock, outcome, functionResponses(mock.requests), files)), doctor };
 }
 
 const { check, done } = cases("gemini");
@@ -54,6 +55,13 @@ await check("control: without a hook, yolo runs the write", async () => {
 
 await check("BLOCKED: a write to .env is stopped and the model reads why", async () => {
   const r = await run({ tool: shell("echo TOKEN=1 > .env") });
+  assert.ok(!r.exists(".env"), r.why);
+  assert.ok(r.told.some((t) => /Tool execution blocked: .*cage\.secrets/.test(t)), r.why);
+});
+
+await check("installed by `portcullis install` into existing settings: doctor holds and a BLOCKED write is stopped", async () => {
+  const r = await run({ tool: shell("echo TOKEN=1 > .env"), install: true });
+  assert.equal(r.doctor.code, 0, r.doctor.out);
   assert.ok(!r.exists(".env"), r.why);
   assert.ok(r.told.some((t) => /Tool execution blocked: .*cage\.secrets/.test(t)), r.why);
 });

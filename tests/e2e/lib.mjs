@@ -3,7 +3,7 @@
 // scratch home and project, the README's config snippets, and the
 // numbered cases.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
@@ -170,6 +170,24 @@ export function crashingBinary(root) {
   mkdirSync(dirname(bin), { recursive: true });
   writeFileSync(bin, "#!/bin/sh\nkill -SEGV $$\n", { mode: 0o755 });
   return bin;
+}
+
+/**
+ * Runs `portcullis install --host HOST` as a person would, in `cwd` with
+ * exactly `env` (the client's), then `portcullis doctor --host HOST`.
+ * Asserts install succeeded; resolves to doctor's exit code and report.
+ */
+export function installHook(bin, host, { cwd, env }) {
+  const run = (args) => {
+    try {
+      return { code: 0, out: execFileSync(bin, args, { cwd, env, encoding: "utf8", timeout: 60_000 }) };
+    } catch (e) {
+      return { code: e.status ?? -1, out: `${e.stdout || ""}${e.stderr || ""}` };
+    }
+  };
+  const installed = run(["install", "--host", host]);
+  assert.equal(installed.code, 0, `portcullis install --host ${host}: ${installed.out}`);
+  return run(["doctor", "--host", host]);
 }
 
 /** Numbered cases: `check(name, body)` runs one and prints `ok N - name`. */

@@ -12,7 +12,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { runClient } from "./lib.mjs";
+import { installHook, runClient } from "./lib.mjs";
 import { start, toolMessages } from "./mock-openai.mjs";
 
 const opencode = process.env.OPENCODE_BIN;
@@ -34,7 +34,7 @@ const hasRipgrep = (() => {
 })();
 
 /** Runs `opencode run`; resolves to what it left behind. */
-async function run({ tool, model = "mock-model", withPlugin = true, env: extra = {}, permission = { bash: "allow", edit: "allow" }, files = {} }) {
+async function run({ tool, model = "mock-model", withPlugin = true, env: extra = {}, permission = { bash: "allow", edit: "allow" }, files = {}, install = false }) {
   const root = mkdtempSync(join(tmpdir(), "portcullis-e2e-opencode-"));
   const home = join(root, "home");
   const project = join(root, "proj");
@@ -79,13 +79,15 @@ async function run({ tool, model = "mock-model", withPlugin = true, env: extra =
     PORTCULLIS_BIN: portcullis,
     ...extra,
   };
+  // Installed: the plugin goes to ~/.config/opencode/plugins/.
+  const doctor = install ? installHook(portcullis, "opencode", { cwd: project, env }) : null;
   const outcome = await runClient(opencode, ["run", "do the task"], { cwd: project, env, ms: 120_000 });
   await mock.close();
   const told = toolMessages(mock.requests);
   const left = new Set(readdirSync(project));
   const after = Object.fromEntries(Object.keys(files).map((name) => [name, existsSync(join(project, name)) ? readFileSync(join(project, name), "utf8") : null]));
   rmSync(root, { recursive: true, force: true });
-  return { ...outcome, told, after, exists: (name) => left.has(name), requests: mock.requests.length };
+  return { ...outcome, told, after, doctor, exists: (name) => left.has(name), requests: mock.requests.length };
 }
 
 let cases = 0;
@@ -103,6 +105,13 @@ await check("control: without the plugin the write happens", async () => {
 
 await check("BLOCKED: the plugin stops the write and the model reads why", async () => {
   const r = await run({ tool: writeEnv });
+  assert.ok(!r.exists(".env"), `${r.stdout} ${r.stderr.slice(-2000)}`);
+  assert.ok(r.told.some((t) => /cage\.secrets/.test(t)), JSON.stringify(r.told));
+});
+
+await check("installed by `portcullis install` for every project: doctor holds and the write is stopped", async () => {
+  const r = await run({ tool: writeEnv, withPlugin: false, install: true });
+  assert.equal(r.doctor.code, 0, r.doctor.out);
   assert.ok(!r.exists(".env"), `${r.stdout} ${r.stderr.slice(-2000)}`);
   assert.ok(r.told.some((t) => /cage\.secrets/.test(t)), JSON.stringify(r.told));
 });

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { cases, crashingBinary, readmeSnippet, runClient, scratch, settle, withBinary, writeJson } from "./lib.mjs";
+import { cases, crashingBinary, readmeSnippet, runClient, installHook, scratch, settle, withBinary, writeJson } from "./lib.mjs";
 import { start, toolMessages } from "./mock-openai.mjs";
 
 const qwen = process.env.QWEN_BIN;
@@ -22,14 +22,14 @@ const snippet = readmeSnippet("qwen");
  * Runs `qwen -p` with `hooks` (the README's by default) and the model
  * asking for `tool`; resolves to what the run left behind.
  */
-async function run({ tool, hooks = withBinary(snippet, portcullis).hooks, mode = "yolo", files = {} }) {
+async function run({ tool, hooks = withBinary(snippet, portcullis).hooks, mode = "yolo", files = {}, install = false }) {
   const s = scratch("qwen", files);
   const input = typeof tool.input === "function" ? tool.input(s.project) : tool.input;
   const mock = await start({ name: tool.name, input });
   writeJson(join(s.home, ".qwen", "settings.json"), {
     security: { auth: { selectedType: "openai" } },
     privacy: { usageStatisticsEnabled: false },
-    hooks,
+    ...(install ? {} : { hooks }),
   });
   const env = {
     PATH: process.env.PATH,
@@ -38,8 +38,9 @@ async function run({ tool, hooks = withBinary(snippet, portcullis).hooks, mode =
     OPENAI_BASE_URL: `${mock.url}/v1`,
     OPENAI_MODEL: "mock-model",
   };
+  const doctor = install ? installHook(portcullis, "qwen", { cwd: s.project, env }) : null;
   const outcome = await runClient(qwen, ["-p", "do the task", "--approval-mode", mode], { cwd: s.project, env, ms: 90_000 });
-  return settle(s, mock, outcome, toolMessages(mock.requests), files);
+  return { ...(await settle(s, mock, outcome, toolMessages(mock.requests), files)), doctor };
 }
 
 const { check, done } = cases("qwen");
@@ -52,6 +53,13 @@ await check("control: without a hook, yolo runs the write", async () => {
 
 await check("BLOCKED: a write to .env is stopped and the model reads why", async () => {
   const r = await run({ tool: writeEnv });
+  assert.ok(!r.exists(".env"), r.why);
+  assert.ok(r.told.some((t) => /cage\.secrets/.test(t)), r.why);
+});
+
+await check("installed by `portcullis install` into existing settings: doctor holds and a BLOCKED write is stopped", async () => {
+  const r = await run({ tool: writeEnv, install: true });
+  assert.equal(r.doctor.code, 0, r.doctor.out);
   assert.ok(!r.exists(".env"), r.why);
   assert.ok(r.told.some((t) => /cage\.secrets/.test(t)), r.why);
 });
