@@ -23,7 +23,7 @@
 #
 # Each round runs, in this order: the empty program, portcullis (and
 # cc-toolgate) on case 1, the empty program, portcullis (and cc-toolgate) on
-# case 2, and so on, every process with the case's request on stdin and its
+# case 2, and so on (every other round in reverse order), every process with the case's request on stdin and its
 # stdout and stderr on /dev/null. benches/startup_driver.c, compiled in the
 # run, starts each process with posix_spawn and times it to wait4 with
 # CLOCK_MONOTONIC, so no shell runs between calls. The ratio is a case's
@@ -62,11 +62,18 @@ mkdir -p "$work/home" "$work/cwd" "$work/req"
 
 # 1. The binary, the empty program and the driver.
 say "cargo build --release"
-(cd "$root" && cargo build --release --quiet)
-target=${CARGO_TARGET_DIR:-target}
-case $target in /*) ;; *) target=$root/$target ;; esac
-portcullis=$target/release/portcullis
+# The binary's path from cargo itself, wherever the target folder, a
+# build.target or a config puts it.
+portcullis=$(cd "$root" && cargo build --release --message-format=json-render-diagnostics |
+  grep '"reason":"compiler-artifact"' | grep '"target":{[^}]*"name":"portcullis"' |
+  grep -o '"executable":"[^"]*"' | tail -1 | cut -d'"' -f4 || true)
+if [ -z "$portcullis" ]; then
+  target=${CARGO_TARGET_DIR:-target}
+  case $target in /*) ;; *) target=$root/$target ;; esac
+  portcullis=$target/release/portcullis
+fi
 [ -x "$portcullis" ] || { echo "no binary at $portcullis" >&2; exit 1; }
+revision=$(git -C "$root" describe --always --dirty 2>/dev/null || echo 'no git')
 
 say "rustc -O: the empty program"
 printf '%s\n' 'use std::io::Read;' \
@@ -211,7 +218,7 @@ if [ -n "$sessions" ] && [ -f "$sessions" ]; then
   replay_line="replay, whole process (\`portcullis replay --threads 1 --json $(basename "$sessions") > /dev/null\`, best of 5): $(thousands "$judged") commands in $(awk -v ns="$best" 'BEGIN { printf "%.3f", ns / 1e9 }') s, **$(thousands "$rate") commands a second**, peak RSS $(mib "$replay_rss")"
   if [ "$replay_failed" != 0 ]; then replay_line+=" (exit ≠ 0 in $replay_failed runs)"; fi
 else
-  replay_line="replay: skipped, no $sessions_name (set PORTCULLIS_BENCH_SESSIONS, or put shared/corpora/ beside the checkout)"
+  replay_line="replay: skipped, ${sessions:-no $sessions_name} not found (set PORTCULLIS_BENCH_SESSIONS, or put shared/corpora/ beside the checkout)"
 fi
 
 # 5. The table.
@@ -222,7 +229,7 @@ if [ -n "$overrides" ]; then
   profile=${profile% }
 fi
 echo
-echo "Hook calls as whole processes, $calls calls per case interleaved with an empty Rust program that reads stdin ($(ms "${median[empty]}") median, p90 $(ms "${p90[empty]}")); median (**ratio of medians to the empty program**) · p90 · decision. $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc 2>/dev/null || echo '?') cores, load average $load_before before and $load_after after; portcullis $("$portcullis" --version 2>/dev/null | awk '{print $NF}') built with $profile, $(rustc --version | cut -d' ' -f1-2)."
+echo "Hook calls as whole processes, $calls calls per case interleaved with an empty Rust program that reads stdin ($(ms "${median[empty]}") median, p90 $(ms "${p90[empty]}")); median (**ratio of medians to the empty program**) · p90 · decision. $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc 2>/dev/null || echo '?') cores, load average $load_before before and $load_after after; portcullis $("$portcullis" --version 2>/dev/null | awk '{print $NF}') ($revision) built with $profile, $(rustc --version | cut -d' ' -f1-2)."
 echo
 if [ -n "$toolgate" ]; then
   echo "| case | portcullis median (ratio) | cc-toolgate $toolgate_version median (ratio) |"

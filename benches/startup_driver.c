@@ -8,9 +8,10 @@
  *
  *   LABEL  STDIN-FILE  PROGRAM  ARG...
  *
- * Each round runs every line once, in the order of the file (so writing
- * the empty program before each case interleaves them); WARMUP rounds run
- * first and are not counted. Every process gets STDIN-FILE on stdin and
+ * Each round runs every line once, in the order of the file in even rounds
+ * and in reverse in odd ones, so that no line always follows the same one
+ * (writing the empty program before each case interleaves them); WARMUP
+ * rounds run first and are not counted. Every process gets STDIN-FILE on stdin and
  * /dev/null as stdout and stderr. Lines that share a LABEL are counted
  * together. One line a label is printed, tab-separated:
  *
@@ -158,7 +159,7 @@ int main(int argc, char **argv) {
         return 2;
     }
     for (long r = 0; r < warmup + rounds; r++)
-        for (int i = 0; i < nlines; i++) run(&lines[i], r >= warmup);
+        for (int i = 0; i < nlines; i++) run(&lines[r % 2 ? nlines - 1 - i : i], r >= warmup);
     for (int i = 0; i < ngroups; i++) {
         struct group *g = &groups[i];
         qsort(g->ns, g->n, sizeof *g->ns, cmp_ll);
