@@ -64,8 +64,9 @@ mkdir -p "$work/home" "$work/cwd" "$work/req"
 say "cargo build --release"
 # The binary's path from cargo itself, wherever the target folder, a
 # build.target or a config puts it.
-portcullis=$(cd "$root" && cargo build --release --message-format=json-render-diagnostics |
-  grep '"reason":"compiler-artifact"' | grep '"target":{[^}]*"name":"portcullis"' |
+(cd "$root" && cargo build --release --message-format=json-render-diagnostics) >"$work/build.json"
+portcullis=$(grep '"reason":"compiler-artifact"' "$work/build.json" |
+  grep '"target":{[^}]*"name":"portcullis"' |
   grep -o '"executable":"[^"]*"' | tail -1 | cut -d'"' -f4 || true)
 if [ -z "$portcullis" ]; then
   target=${CARGO_TARGET_DIR:-target}
@@ -131,7 +132,8 @@ done
 decision() {
   local out
   out=$(cd "$work/cwd" && HOME=$work/home "$@" 2>/dev/null) || true
-  out=$(printf '%s' "$out" | grep -o '"permissionDecision" *: *"[a-z]*"' | head -1 | sed 's/.*"\([a-z]*\)"$/\1/')
+  out=$(printf '%s' "$out" | grep -o '"permissionDecision" *: *"[a-z]*"' |
+    head -1 | sed 's/.*"\([a-z]*\)"$/\1/' || true)
   printf '%s' "${out:-no output}"
 }
 declare -A answer
@@ -210,7 +212,14 @@ fi
 if [ -n "$sessions" ] && [ -f "$sessions" ]; then
   say "replay --threads 1 --json $sessions, best of 5"
   summary=$("$portcullis" replay --threads 1 --summary-json "$sessions")
-  judged=$(printf '%s' "$summary" | grep -o '"commands" *: *[0-9]*' | head -1 | grep -o '[0-9]*$')
+  # The commands judged, as replay's own summary counts them (the same as
+  # the rows `--json` prints).
+  judged=$(printf '%s' "$summary" | grep -o '"commands" *: *[0-9]*' | head -1 |
+    grep -o '[0-9]*$' || true)
+  if [ -z "$judged" ]; then
+    echo "replay --summary-json gave no count of commands" >&2
+    exit 1
+  fi
   printf '%s\n' "replay$tab/dev/null$tab$portcullis${tab}replay$tab--threads${tab}1$tab--json$tab$sessions" >"$work/spec-replay"
   (cd "$work/cwd" && HOME=$work/home "$work/driver" "$work/spec-replay" 5 1) >"$work/results-replay"
   IFS=$'\t' read -r _ _ _ _ best _ replay_rss replay_failed <"$work/results-replay"
