@@ -4,7 +4,8 @@
 //! `rules/lexicon/*.json`, validates them (unknown fields, unknown classes,
 //! duplicate verbs, malformed flag spellings are build errors naming the file
 //! and the entry) and writes sorted slices that the binary searches at run
-//! time. Nothing under `rules/` is parsed when portcullis runs.
+//! time. Nothing under `rules/` is parsed when portcullis runs. Checks first
+//! that a static glibc build has glibc's static archive to link with.
 
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
@@ -209,11 +210,44 @@ fn check_examples(examples: &[Example], context: &str) -> BuildResult<()> {
 }
 
 fn main() {
+    if let Err(message) = static_libc_present() {
+        eprintln!("error: {message}");
+        std::process::exit(1);
+    }
     if let Err(message) = run() {
         // A build script reports failure through a panic-free non-zero exit.
         eprintln!("error: rules/ is invalid: {message}");
         std::process::exit(1);
     }
+}
+
+/// A static glibc build (`.cargo/config.toml` asks for one on Linux) needs
+/// the C library's static archive, which some systems package apart
+/// (Fedora's `glibc-static`). Without it the link fails deep in a linker
+/// message; this says what to do first. Asks the C compiler where
+/// `libc.a` is; a compiler that cannot be asked is left to the link.
+fn static_libc_present() -> Result<(), String> {
+    let features = std::env::var("CARGO_CFG_TARGET_FEATURE").unwrap_or_default();
+    let gnu = std::env::var("CARGO_CFG_TARGET_ENV").is_ok_and(|e| e == "gnu");
+    if !gnu || !features.split(',').any(|f| f == "crt-static") {
+        return Ok(());
+    }
+    let compiler = std::env::var("CC").unwrap_or_else(|_| "cc".to_string());
+    let Ok(out) = std::process::Command::new(&compiler)
+        .arg("-print-file-name=libc.a")
+        .output()
+    else {
+        return Ok(());
+    };
+    let path = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    if !out.status.success() || Path::new(&path).is_absolute() && Path::new(&path).exists() {
+        return Ok(());
+    }
+    Err(format!(
+        "the static build needs glibc's static archive libc.a, which `{compiler} -print-file-name=libc.a` does not find. \
+         Install it (Fedora, RHEL: glibc-static; Debian, Ubuntu: libc6-dev), or build the ordinary dynamic binary with \
+         `RUSTFLAGS= cargo build --release` (see .cargo/config.toml)"
+    ))
 }
 
 fn run() -> BuildResult<()> {

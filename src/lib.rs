@@ -35,6 +35,7 @@ pub mod floor;
 pub mod git;
 mod grammar;
 pub mod history;
+pub mod home;
 pub mod hook;
 pub mod inline;
 pub mod install;

@@ -150,11 +150,9 @@ fn own_binary() -> Result<PathBuf, CliError> {
         .map_err(|e| CliError(format!("cannot tell where this binary is: {e}")))
 }
 
-/// The home folder, from `HOME` (`None` when unset or empty).
+/// The home folder: `HOME`, else the password database's.
 fn home() -> Option<PathBuf> {
-    std::env::var_os("HOME")
-        .filter(|h| !h.is_empty())
-        .map(PathBuf::from)
+    portcullis::home::home_folder()
 }
 
 /// Where a command is judged: `cwd`, or the current folder.

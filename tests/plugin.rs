@@ -105,16 +105,21 @@ fn run_launcher(plugin_root: &Path, path_env: &str) -> std::process::Output {
 #[test]
 fn launcher_runs_the_binary_or_blocks() {
     let scratch = std::env::temp_dir().join(format!("portcullis-plugin-{}", std::process::id()));
-    let release = scratch.join("target/release");
-    std::fs::create_dir_all(&release).expect("scratch folder");
-    let linked = release.join("portcullis");
-    let _ = std::fs::remove_file(&linked);
-    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_portcullis"), &linked)
-        .expect("symlink the binary");
-    let out = run_launcher(&scratch, "/usr/bin:/bin");
-    assert_denied(&out);
+    // Where `cargo build --release` leaves it (the host as an explicit
+    // target, .cargo/config.toml), and the plain layout of a build that
+    // replaced the config.
+    for layout in ["target/x86_64-unknown-linux-gnu/release", "target/release"] {
+        let release = scratch.join(layout);
+        std::fs::create_dir_all(&release).expect("scratch folder");
+        let linked = release.join("portcullis");
+        let _ = std::fs::remove_file(&linked);
+        std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_portcullis"), &linked)
+            .expect("symlink the binary");
+        let out = run_launcher(&scratch, "/nonexistent");
+        assert_denied(&out);
+        std::fs::remove_file(&linked).expect("unlink");
+    }
 
-    std::fs::remove_file(&linked).expect("unlink");
     let out = run_launcher(&scratch, "/nonexistent");
     assert_eq!(out.status.code(), Some(2), "no binary: the launcher blocks");
     assert!(String::from_utf8_lossy(&out.stderr).contains("binary not found"));

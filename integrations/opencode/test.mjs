@@ -11,7 +11,7 @@
 // output matching inside `.env` (redacted after the call), both
 // SIGNED modes, a binary that answers an unknown verdict, and a missing
 // binary (blocked, never let through).
-// Run: PORTCULLIS_BIN=target/release/portcullis node integrations/opencode/test.mjs
+// Run: PORTCULLIS_BIN=target/x86_64-unknown-linux-gnu/release/portcullis node integrations/opencode/test.mjs
 import assert from "node:assert/strict";
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -198,7 +198,7 @@ pub fn holds_policy(dir: &Path) -> bool {
 /// to the home folder that holds `start` (`/home/NAME`, `/Users/NAME`,
 /// `/root`, or `$HOME`), else up to (not including) `/`.
 pub fn folders_above(start: &Path) -> impl Iterator<Item = &Path> {
-    let env_home = std::env::var_os("HOME").map(PathBuf::from);
+    let env_home = crate::home::home_folder();
     let stop = start.ancestors().find(|dir| {
         env_home.as_deref() == Some(*dir)
             || dir
@@ -239,9 +239,7 @@ impl Repository {
     pub fn with_root(root: PathBuf) -> Repository {
         let real = resolve_links(&root);
         let git_dir = git_dir_of(&root);
-        let home = std::env::var_os("HOME")
-            .filter(|h| !h.is_empty())
-            .map(PathBuf::from);
+        let home = crate::home::home_folder();
         let config = git_dir.as_deref().map(|common| {
             let own = pointed_git_dir(&root).unwrap_or_else(|| common.to_path_buf());
             super::gitconfig::read(common, &own, &root, home.as_deref())

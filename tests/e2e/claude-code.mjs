@@ -4,7 +4,7 @@
 // scratch HOME and project. The model asks for one tool call; what
 // happened on disk and what the model was told are checked.
 //
-// Run: CLAUDE_BIN=…/claude PORTCULLIS_BIN=target/release/portcullis node tests/e2e/claude-code.mjs
+// Run: CLAUDE_BIN=…/claude PORTCULLIS_BIN=target/x86_64-unknown-linux-gnu/release/portcullis node tests/e2e/claude-code.mjs
 // (tests/e2e/run.sh installs the client into a cache folder first).
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";

@@ -6,7 +6,7 @@
 // were not reviewed). The model asks for one tool call; what happened on
 // disk and what the model was told are checked.
 //
-// Run: CODEX_BIN=…/codex PORTCULLIS_BIN=target/release/portcullis node tests/e2e/codex.mjs
+// Run: CODEX_BIN=…/codex PORTCULLIS_BIN=target/x86_64-unknown-linux-gnu/release/portcullis node tests/e2e/codex.mjs
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -5,7 +5,7 @@
 // project. The model asks for one tool call; what happened on disk and
 // what the model was told are checked.
 //
-// Run: COPILOT_BIN=…/copilot PORTCULLIS_BIN=target/release/portcullis node tests/e2e/copilot.mjs
+// Run: COPILOT_BIN=…/copilot PORTCULLIS_BIN=target/x86_64-unknown-linux-gnu/release/portcullis node tests/e2e/copilot.mjs
 // (COPILOT_PKG_CACHE_HOME keeps the 235 MB the binary unpacks at its first
 // start between runs).
 import assert from "node:assert/strict";

@@ -4,7 +4,7 @@
 // home (GEMINI_CLI_HOME) and project. The model asks for one function
 // call; what happened on disk and what the model was told are checked.
 //
-// Run: GEMINI_BIN=…/gemini PORTCULLIS_BIN=target/release/portcullis node tests/e2e/gemini.mjs
+// Run: GEMINI_BIN=…/gemini PORTCULLIS_BIN=target/x86_64-unknown-linux-gnu/release/portcullis node tests/e2e/gemini.mjs
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -5,7 +5,7 @@
 // project. The model asks for one tool call; what happened on disk and
 // what the model was told are checked.
 //
-// Run: OPENCODE_BIN=…/opencode PORTCULLIS_BIN=target/release/portcullis node tests/e2e/opencode.mjs
+// Run: OPENCODE_BIN=…/opencode PORTCULLIS_BIN=target/x86_64-unknown-linux-gnu/release/portcullis node tests/e2e/opencode.mjs
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";

@@ -4,7 +4,7 @@
 // and project. The model asks for one tool call; what happened on disk
 // and what the model was told are checked.
 //
-// Run: QWEN_BIN=…/qwen PORTCULLIS_BIN=target/release/portcullis node tests/e2e/qwen.mjs
+// Run: QWEN_BIN=…/qwen PORTCULLIS_BIN=target/x86_64-unknown-linux-gnu/release/portcullis node tests/e2e/qwen.mjs
 import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
