@@ -72,8 +72,60 @@ pub struct Summary {
 pub struct Replay {
     default: Location,
     folders: Folders,
+    memo: Memo,
     /// What the records add up to.
     pub summary: Summary,
+}
+
+/// Decisions already made for a command in the working folder of the last
+/// records. A replay never runs what it judges and reads the disk only to
+/// judge, so the same text in the same folder gets the same decision;
+/// agents repeat themselves (`ls`, `git status`, the same test run): a
+/// quarter of the agent sessions' commands are repeats. Bounded by the bytes
+/// of the commands kept; cleared when the folder changes or it is full.
+#[derive(Default)]
+struct Memo {
+    cwd: Option<PathBuf>,
+    decisions: HashMap<String, Decision>,
+    bytes: usize,
+}
+
+/// The commands a memo keeps, at most, before it starts over.
+const MEMO_MAX_ENTRIES: usize = 4096;
+/// Their text, at most.
+const MEMO_MAX_BYTES: usize = 1 << 20;
+/// A command longer than this is not kept (long ones are rarely repeated).
+const MEMO_MAX_COMMAND: usize = 1024;
+
+impl Memo {
+    /// The decision for `command` in `cwd`, judged by `judge` unless kept.
+    fn decide(
+        &mut self,
+        cwd: &Option<PathBuf>,
+        command: &str,
+        judge: impl FnOnce() -> Decision,
+    ) -> Decision {
+        if self.cwd != *cwd {
+            self.decisions.clear();
+            self.bytes = 0;
+            self.cwd.clone_from(cwd);
+        }
+        if let Some(decision) = self.decisions.get(command) {
+            return decision.clone();
+        }
+        let decision = judge();
+        if command.len() <= MEMO_MAX_COMMAND {
+            if self.bytes + command.len() > MEMO_MAX_BYTES
+                || self.decisions.len() >= MEMO_MAX_ENTRIES
+            {
+                self.decisions.clear();
+                self.bytes = 0;
+            }
+            self.bytes += command.len();
+            self.decisions.insert(command.to_string(), decision.clone());
+        }
+        decision
+    }
 }
 
 /// How many working folders' laws a replay keeps before it starts over.
@@ -117,6 +169,7 @@ impl Replay {
         Replay {
             default,
             folders: Folders::default(),
+            memo: Memo::default(),
             summary: Summary::default(),
         }
     }
@@ -146,7 +199,9 @@ impl Replay {
         let (shown, decision) = match &record.kind {
             Kind::Command(command) | Kind::Typed(command) => (
                 Cow::Borrowed(command.as_str()),
-                judge_command(command, location, laws),
+                self.memo.decide(&location.cwd, command, || {
+                    judge_command(command, location, laws)
+                }),
             ),
             Kind::Edit { tool, path } => (
                 Cow::Owned(format!("{tool} {path}")),
@@ -304,40 +359,103 @@ pub fn unreadable(line: usize, why: &str) -> Decision {
     )
 }
 
-/// The JSON row of one replayed record (`--json`).
-pub fn row(decision: &Decision, shown: &str, file: &str, record: &Record) -> Value {
-    let mut value = crate::render::json_object(decision, Some(shown));
-    if let Some(map) = value.as_object_mut() {
-        map.insert("file".into(), file.into());
-        map.insert("line".into(), record.line.into());
-        for (key, field) in [
-            ("session", &record.session),
-            ("timestamp", &record.timestamp),
-        ] {
-            if let Some(text) = field {
-                map.insert(key.into(), text.clone().into());
-            }
-        }
-        if let Some(cwd) = &record.cwd {
-            map.insert("cwd".into(), cwd.to_string_lossy().into_owned().into());
-        }
-        match &record.kind {
-            Kind::Typed(_) => {
-                map.insert("typed".into(), true.into());
-            }
-            Kind::Edit { tool, .. } | Kind::Search { tool, .. } => {
-                map.insert("tool".into(), tool.clone().into());
-            }
-            Kind::Broken(_) => {
-                map.insert("unreadable".into(), true.into());
-                if record.salvage.is_some() {
-                    map.insert("unjudged".into(), true.into());
-                }
-            }
-            Kind::Command(_) => {}
+/// Appends the JSON row of one replayed record (`--json`) to `out`, without
+/// its newline: the keys in sorted order, as a `serde_json` map prints
+/// them, written straight from the decision (a replay writes one a
+/// command, so no `Value` is built).
+pub fn write_row(out: &mut String, decision: &Decision, shown: &str, file: &str, record: &Record) {
+    let top = &decision.top;
+    let rule = top.rule.to_string();
+    let cwd = record.cwd.as_ref().map(|c| c.to_string_lossy());
+    let tool = match &record.kind {
+        Kind::Edit { tool, .. } | Kind::Search { tool, .. } => Some(tool.as_str()),
+        _ => None,
+    };
+    let broken = matches!(record.kind, Kind::Broken(_));
+    let mut fields = RowWriter { out, first: true };
+    fields.text("command", Some(shown));
+    fields.text("cwd", cwd.as_deref());
+    fields.text("file", Some(file));
+    fields.raw("line", Some(&record.line.to_string()));
+    fields.text("reason", Some(&top.reason));
+    fields.text("remediation", Some(&top.remediation));
+    fields.text("rule", Some(&rule));
+    fields.text("session", record.session.as_deref());
+    fields.text("timestamp", record.timestamp.as_deref());
+    fields.text("tool", tool);
+    fields.raw(
+        "typed",
+        matches!(record.kind, Kind::Typed(_)).then_some("true"),
+    );
+    fields.raw(
+        "unjudged",
+        (broken && record.salvage.is_some()).then_some("true"),
+    );
+    fields.raw("unreadable", broken.then_some("true"));
+    fields.text("verdict", Some(top.verdict.as_str()));
+    fields.out.push('}');
+}
+
+/// Writes `"key":value` pairs of one JSON object, skipping absent ones.
+struct RowWriter<'a> {
+    out: &'a mut String,
+    first: bool,
+}
+
+impl RowWriter<'_> {
+    fn key(&mut self, key: &str) {
+        self.out.push(if self.first { '{' } else { ',' });
+        self.first = false;
+        self.out.push('"');
+        self.out.push_str(key);
+        self.out.push_str("\":");
+    }
+
+    /// A string value, escaped as `serde_json` escapes it.
+    fn text(&mut self, key: &str, value: Option<&str>) {
+        if let Some(value) = value {
+            self.key(key);
+            push_json_string(self.out, value);
         }
     }
-    value
+
+    /// A value already in JSON (a number, `true`).
+    fn raw(&mut self, key: &str, value: Option<&str>) {
+        if let Some(value) = value {
+            self.key(key);
+            self.out.push_str(value);
+        }
+    }
+}
+
+/// Appends `text` as a JSON string: `"`, `\\`, and control characters
+/// escaped (`\n`, `\t`, `\u001b` …), everything else as it is, which is
+/// what `serde_json` writes.
+fn push_json_string(out: &mut String, text: &str) {
+    out.push('"');
+    let mut plain = 0;
+    for (at, byte) in text.bytes().enumerate() {
+        let escape = match byte {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0x08 => "\\b",
+            0x0c => "\\f",
+            0x00..=0x1f => "",
+            _ => continue,
+        };
+        out.push_str(text.get(plain..at).unwrap_or(""));
+        if escape.is_empty() {
+            out.push_str(&format!("\\u{byte:04x}"));
+        } else {
+            out.push_str(escape);
+        }
+        plain = at + 1;
+    }
+    out.push_str(text.get(plain..).unwrap_or(""));
+    out.push('"');
 }
 
 fn top<K: std::fmt::Display>(counts: &HashMap<K, usize>, n: usize) -> Vec<(String, usize)> {
@@ -614,7 +732,7 @@ fn run_here(
             let (decision, shown) = replay.judge(source, &record);
             if json {
                 row_text.clear();
-                row_text.push_str(&row(&decision, &shown, source, &record).to_string());
+                write_row(&mut row_text, &decision, &shown, source, &record);
                 row_text.push('\n');
                 if let Err(e) = out.write_all(row_text.as_bytes()) {
                     failed = Some(e);
@@ -668,7 +786,7 @@ fn run_on_threads(
                     for record in &records {
                         let (decision, shown) = replay.judge(&file, record);
                         if json {
-                            rows.push_str(&row(&decision, &shown, &file, record).to_string());
+                            write_row(&mut rows, &decision, &shown, &file, record);
                             rows.push('\n');
                         }
                     }

@@ -97,8 +97,9 @@ const SECRET_COMMANDS: &[&[&str]] = &[
 /// The compiled families: patterns matched at any depth (for a path a
 /// command names) and the `NOT_SECRET` names.
 struct Families {
-    /// Every credential family, as `(pattern, quick form)`.
-    anywhere: Vec<(Pattern, Option<Quick>)>,
+    /// Every credential family, as `(pattern, quick form, a text every
+    /// path it covers holds)`.
+    anywhere: Vec<(Pattern, Option<Quick>, String)>,
     /// The families a glob is judged by without listing its folder: those
     /// under a folder of their own (`**/.aws`, `/etc/shadow`) and hidden
     /// names (`**/.env`), which bash's `*` never makes up.
@@ -127,7 +128,8 @@ fn families() -> &'static Families {
             .map(|p| {
                 let pattern = Pattern::glob(&p);
                 let quick = pattern.quick();
-                (pattern, quick)
+                let needed = needed_text(&p);
+                (pattern, quick, needed)
             })
             .collect();
         let is_key = |p: &str| !p.starts_with("**/.");
@@ -187,14 +189,28 @@ pub fn is_secret(path: &str) -> bool {
     if !maybe_secret(path) {
         return false;
     }
+    let lower = path.to_ascii_lowercase();
     let hit = families()
         .anywhere
         .iter()
-        .any(|(pattern, quick)| match quick {
+        .filter(|(_, _, needed)| lower.contains(needed.as_str()))
+        .any(|(pattern, quick, _)| match quick {
             Some(quick) => quick.covers(path),
             None => pattern.covers_path(path),
         });
     hit && !excepted(path)
+}
+
+/// The longest run of plain characters in a family's glob, lowercased,
+/// without a `/` at either end (`**/` may match nothing, so `**/.env.*`
+/// covers `.env.local`): every path the family covers holds it, letters
+/// in any case. The glob's special characters (`*?[]{},\\`) end a run.
+fn needed_text(glob: &str) -> String {
+    glob.split(['*', '?', '[', ']', '{', '}', ',', '\\'])
+        .map(|run| run.trim_matches('/'))
+        .max_by_key(|run| run.len())
+        .unwrap_or("")
+        .to_ascii_lowercase()
 }
 
 /// The extensions of `NAMED_SECRETS` (for the first look below).
@@ -270,10 +286,24 @@ fn glob_lists_secret(pattern: &Pattern) -> bool {
 /// `~/.ssh/config`).
 pub fn is_secret_folder(path: &str) -> bool {
     let trimmed = path.trim_end_matches('/');
-    families()
-        .folders
+    // Every folder family is `**/` and a literal tail: a path it matches
+    // ends with that tail (letters in any case), which is cheap to look
+    // for first; the pattern then decides.
+    let ends_with_tail = |tail: &str| {
+        trimmed.len() >= tail.len()
+            && trimmed
+                .get(trimmed.len() - tail.len()..)
+                .is_some_and(|end| end.eq_ignore_ascii_case(tail))
+    };
+    SECRET_FOLDERS
         .iter()
-        .any(|folder| folder.matches(trimmed))
+        .zip(&families().folders)
+        .any(|(written, folder)| {
+            written
+                .strip_prefix("**/")
+                .is_none_or(|tail| ends_with_tail(tail))
+                && folder.matches(trimmed)
+        })
 }
 
 /// Whether a folder searched recursively holds credentials: the home
@@ -283,22 +313,62 @@ pub fn is_secret_folder(path: &str) -> bool {
 /// expands it).
 fn holds_secrets(root: &Pattern, home: Option<&Path>) -> bool {
     let below = root.beneath();
-    let anchored = |family: &Pattern| {
-        intersects(family, root) || intersects(family, &below) || {
-            intersects(&family.beneath(), root)
-        }
+    let anchored = |family: &Anchor| {
+        intersects(&family.family, root)
+            || intersects(&family.family, &below)
+            || intersects(&family.beneath, root)
     };
     if let Some(home) = home {
         let home = home.to_string_lossy();
-        let home = home.trim_end_matches('/');
-        if HOME_SECRETS
-            .iter()
-            .any(|p| anchored(&Pattern::glob(&format!("{home}/{p}"))))
-        {
+        if with_home_anchors(home.trim_end_matches('/'), |anchors| {
+            anchors.iter().any(anchored)
+        }) {
             return true;
         }
     }
-    SYSTEM_SECRETS.iter().any(|p| anchored(&Pattern::glob(p)))
+    system_anchors().iter().any(anchored)
+}
+
+/// A family of credentials and everything beneath it, compiled once.
+struct Anchor {
+    family: Pattern,
+    beneath: Pattern,
+}
+
+impl Anchor {
+    fn new(glob: &str) -> Anchor {
+        let family = Pattern::glob(glob);
+        let beneath = family.beneath();
+        Anchor { family, beneath }
+    }
+}
+
+/// `SYSTEM_SECRETS`, compiled once per process.
+fn system_anchors() -> &'static [Anchor] {
+    static ANCHORS: OnceLock<Vec<Anchor>> = OnceLock::new();
+    ANCHORS.get_or_init(|| SYSTEM_SECRETS.iter().map(|p| Anchor::new(p)).collect())
+}
+
+/// Calls `f` with `HOME_SECRETS` under `home`, compiled once per thread for
+/// the last home folder asked for (a run has one).
+fn with_home_anchors<T>(home: &str, f: impl FnOnce(&[Anchor]) -> T) -> T {
+    use std::cell::RefCell;
+    thread_local! {
+        static HOME_ANCHORS: RefCell<(String, Vec<Anchor>)> = const {
+            RefCell::new((String::new(), Vec::new()))
+        };
+    }
+    HOME_ANCHORS.with(|cell| {
+        let mut cached = cell.borrow_mut();
+        if cached.0 != home || cached.1.is_empty() {
+            let anchors = HOME_SECRETS
+                .iter()
+                .map(|p| Anchor::new(&format!("{home}/{p}")))
+                .collect();
+            *cached = (home.to_string(), anchors);
+        }
+        f(&cached.1)
+    })
 }
 
 /// The pattern of an absolute path (a glob as bash expands it) without a
