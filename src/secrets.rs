@@ -295,15 +295,16 @@ pub fn is_secret_folder(path: &str) -> bool {
                 .get(trimmed.len() - tail.len()..)
                 .is_some_and(|end| end.eq_ignore_ascii_case(tail))
     };
-    SECRET_FOLDERS
-        .iter()
-        .zip(&families().folders)
-        .any(|(written, folder)| {
-            written
-                .strip_prefix("**/")
-                .is_none_or(|tail| ends_with_tail(tail))
-                && folder.matches(trimmed)
-        })
+    // The families are compiled only when a tail is there.
+    SECRET_FOLDERS.iter().enumerate().any(|(at, written)| {
+        written
+            .strip_prefix("**/")
+            .is_none_or(|tail| ends_with_tail(tail))
+            && families()
+                .folders
+                .get(at)
+                .is_some_and(|folder| folder.matches(trimmed))
+    })
 }
 
 /// Whether a folder searched recursively holds credentials: the home
