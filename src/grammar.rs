@@ -30,27 +30,34 @@ pub(crate) enum Grammar {
     JavaScript = 2,
 }
 
-static LANGUAGES: LazyLock<[Language; 3]> = LazyLock::new(|| {
-    [
-        tree_sitter_bash::LANGUAGE.into(),
-        tree_sitter_python::LANGUAGE.into(),
-        tree_sitter_javascript::LANGUAGE.into(),
-    ]
-});
+/// Each grammar's language, made on first use: a run that reads only shell
+/// never touches the Python or JavaScript tables.
+static LANGUAGES: [LazyLock<Language>; 3] = [
+    LazyLock::new(|| tree_sitter_bash::LANGUAGE.into()),
+    LazyLock::new(|| tree_sitter_python::LANGUAGE.into()),
+    LazyLock::new(|| tree_sitter_javascript::LANGUAGE.into()),
+];
 
-static KINDS: LazyLock<[Vec<&'static str>; 3]> = LazyLock::new(|| {
-    let languages: &'static [Language; 3] = &LANGUAGES;
-    languages.each_ref().map(|language| {
-        (0..language.node_kind_count())
-            .map(|id| {
-                u16::try_from(id)
-                    .ok()
-                    .and_then(|id| language.node_kind_for_id(id))
-                    .unwrap_or("")
-            })
-            .collect()
-    })
-});
+/// Each grammar's node kind names by id, read from its tables on first use
+/// (per grammar, for the same reason).
+static KINDS: [LazyLock<Vec<&'static str>>; 3] = [
+    LazyLock::new(|| kind_names(Grammar::Bash)),
+    LazyLock::new(|| kind_names(Grammar::Python)),
+    LazyLock::new(|| kind_names(Grammar::JavaScript)),
+];
+
+/// The node kind names of `grammar`, by id.
+fn kind_names(grammar: Grammar) -> Vec<&'static str> {
+    let language = grammar.language();
+    (0..language.node_kind_count())
+        .map(|id| {
+            u16::try_from(id)
+                .ok()
+                .and_then(|id| language.node_kind_for_id(id))
+                .unwrap_or("")
+        })
+        .collect()
+}
 
 thread_local! {
     static PARSERS: RefCell<[Option<Parser>; 3]> = const { RefCell::new([None, None, None]) };
@@ -80,7 +87,8 @@ impl Grammar {
 
     /// The grammar's language.
     pub(crate) fn language(self) -> &'static Language {
-        self.of(&LANGUAGES)
+        let language: &'static LazyLock<Language> = self.of(&LANGUAGES);
+        language
     }
 
     /// The kind name of `node`, a node of this grammar's trees: the same

@@ -15,7 +15,10 @@ const PT_DYNAMIC: u32 = 2;
 const PT_INTERP: u32 = 3;
 
 fn read_elf(bytes: &[u8]) -> Elf {
-    assert!(bytes.len() > 64 && &bytes[..4] == b"\x7fELF", "not an ELF file");
+    assert!(
+        bytes.len() > 64 && &bytes[..4] == b"\x7fELF",
+        "not an ELF file"
+    );
     assert_eq!(bytes[4], 2, "a 64-bit ELF file");
     assert_eq!(bytes[5], 1, "little-endian");
     let u16_at = |at: usize| u16::from_le_bytes([bytes[at], bytes[at + 1]]);
@@ -40,7 +43,10 @@ fn the_binary_is_linked_as_built() {
     let bytes = std::fs::read(env!("CARGO_BIN_EXE_portcullis")).expect("read the binary");
     let elf = read_elf(&bytes);
     if cfg!(target_feature = "crt-static") {
-        assert_eq!(elf.file_type, ET_EXEC, "static builds are not PIE (ET_EXEC)");
+        assert_eq!(
+            elf.file_type, ET_EXEC,
+            "static builds are not PIE (ET_EXEC)"
+        );
         assert!(
             !elf.segments.contains(&PT_INTERP) && !elf.segments.contains(&PT_DYNAMIC),
             "a static build has no dynamic loader and no dynamic section"
@@ -56,8 +62,9 @@ fn the_binary_is_linked_as_built() {
 
 #[test]
 fn the_config_asks_for_the_static_build() {
-    let config = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/.cargo/config.toml"))
-        .expect(".cargo/config.toml");
+    let config =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/.cargo/config.toml"))
+            .expect(".cargo/config.toml");
     for section in [
         "[target.x86_64-unknown-linux-gnu]",
         "[target.aarch64-unknown-linux-gnu]",
