@@ -297,9 +297,7 @@ pub fn is_secret_folder(path: &str) -> bool {
     };
     // The families are compiled only when a tail is there.
     SECRET_FOLDERS.iter().enumerate().any(|(at, written)| {
-        written
-            .strip_prefix("**/")
-            .is_none_or(|tail| ends_with_tail(tail))
+        written.strip_prefix("**/").is_none_or(&ends_with_tail)
             && families()
                 .folders
                 .get(at)
