@@ -11,18 +11,22 @@
 
 use std::ffi::{CStr, OsStr};
 use std::os::unix::ffi::OsStrExt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 /// The largest buffer offered to `getpwuid_r` (an entry of the password
 /// database past this is not read).
 const MAX_ENTRY_BYTES: usize = 1 << 20;
 
-/// The home folder (see the module's comment).
-pub fn home_folder() -> Option<PathBuf> {
-    match std::env::var_os("HOME") {
+/// The home folder (see the module's comment), looked up once per process:
+/// the path law asks for it for every folder it climbs.
+pub fn home_folder() -> Option<&'static Path> {
+    static HOME: OnceLock<Option<PathBuf>> = OnceLock::new();
+    HOME.get_or_init(|| match std::env::var_os("HOME") {
         Some(home) if !home.is_empty() => Some(PathBuf::from(home)),
         _ => password_database_home(),
-    }
+    })
+    .as_deref()
 }
 
 /// The home folder the password database gives the real user id, when it

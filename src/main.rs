@@ -152,7 +152,7 @@ fn own_binary() -> Result<PathBuf, CliError> {
 
 /// The home folder: `HOME`, else the password database's.
 fn home() -> Option<PathBuf> {
-    portcullis::home::home_folder()
+    portcullis::home::home_folder().map(PathBuf::from)
 }
 
 /// Where a command is judged: `cwd`, or the current folder.

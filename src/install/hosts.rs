@@ -123,7 +123,7 @@ impl Env {
                 .map(PathBuf::from)
         };
         Env {
-            home: crate::home::home_folder(),
+            home: crate::home::home_folder().map(PathBuf::from),
             xdg_config_home: var("XDG_CONFIG_HOME"),
             codex_home: var("CODEX_HOME"),
             gemini_cli_home: var("GEMINI_CLI_HOME"),

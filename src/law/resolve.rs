@@ -200,7 +200,7 @@ pub fn holds_policy(dir: &Path) -> bool {
 pub fn folders_above(start: &Path) -> impl Iterator<Item = &Path> {
     let env_home = crate::home::home_folder();
     let stop = start.ancestors().find(|dir| {
-        env_home.as_deref() == Some(*dir)
+        env_home == Some(*dir)
             || dir
                 .parent()
                 .is_some_and(|p| p == Path::new("/home") || p == Path::new("/Users"))
@@ -242,7 +242,7 @@ impl Repository {
         let home = crate::home::home_folder();
         let config = git_dir.as_deref().map(|common| {
             let own = pointed_git_dir(&root).unwrap_or_else(|| common.to_path_buf());
-            super::gitconfig::read(common, &own, &root, home.as_deref())
+            super::gitconfig::read(common, &own, &root, home)
         });
         let config = config.unwrap_or_default();
         Repository {
