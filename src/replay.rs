@@ -969,3 +969,25 @@ pub fn total_bytes(inputs: &[String]) -> Option<u64> {
         })
         .sum()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::push_json_string;
+
+    #[test]
+    fn rows_escape_strings_as_serde_json_does() {
+        for text in [
+            "plain",
+            "quote \" and backslash \\",
+            "lines\nand\ttabs\r",
+            "\u{0}\u{1}\u{8}\u{c}\u{1b}\u{1f}\u{7f}",
+            "unicode ünï ☃ 𝄞",
+            "",
+        ] {
+            let mut ours = String::new();
+            push_json_string(&mut ours, text);
+            let theirs = serde_json::to_string(text).expect("a string serializes");
+            assert_eq!(ours, theirs, "{text:?}");
+        }
+    }
+}

@@ -551,3 +551,55 @@ fn jsonl_argv_null_and_unjudged_lines() {
         Some(0)
     );
 }
+
+/// One Claude Code transcript line: a Bash tool use of `command` in `cwd`.
+fn bash_use(n: usize, cwd: &Path, command: &str) -> String {
+    serde_json::json!({
+        "sessionId": "memo",
+        "cwd": cwd,
+        "type": "assistant",
+        "uuid": format!("a{n}"),
+        "timestamp": "2026-12-02T10:00:00Z",
+        "message": {"role": "assistant", "content": [
+            {"type": "tool_use", "id": format!("toolu_{n}"), "name": "Bash",
+             "input": {"command": command}}
+        ]}
+    })
+    .to_string()
+}
+
+#[test]
+fn a_repeated_command_is_judged_in_its_own_folder() {
+    // Replay keeps the decisions of repeated commands; the same text in
+    // another folder, whose policy differs, is judged there, and back in
+    // the first folder it is what it was.
+    let root = std::env::temp_dir().join(format!("pc-replay-memo-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let (caged, open) = (root.join("caged"), root.join("open"));
+    for dir in [&caged, &open] {
+        std::fs::create_dir_all(dir).expect("scratch folder");
+    }
+    std::fs::write(caged.join(".cage.yaml"), "protect:\n  - path: notes.txt\n").expect("policy");
+    let command = "echo x > notes.txt";
+    let transcript: String = [&caged, &caged, &open, &open, &caged]
+        .iter()
+        .enumerate()
+        .map(|(n, cwd)| bash_use(n, cwd, command) + "\n")
+        .collect();
+    let file = root.join("memo.jsonl");
+    std::fs::write(&file, transcript).expect("transcript");
+    let file = file.to_string_lossy().into_owned();
+    for threads in ["1", "2"] {
+        let found = rows(&["--format", "claude", "--threads", threads, &file], b"");
+        let verdicts: Vec<&str> = found
+            .iter()
+            .map(|r| r["verdict"].as_str().unwrap_or(""))
+            .collect();
+        assert_eq!(
+            verdicts,
+            ["BLOCKED", "BLOCKED", "SIGNED", "SIGNED", "BLOCKED"],
+            "--threads {threads}: {found:?}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&root);
+}
