@@ -204,9 +204,13 @@ pub fn is_secret(path: &str) -> bool {
 /// The longest run of plain characters in a family's glob, lowercased,
 /// without a `/` at either end (`**/` may match nothing, so `**/.env.*`
 /// covers `.env.local`): every path the family covers holds it, letters
-/// in any case. The glob's special characters (`*?[]{},\\`) end a run.
+/// in any case. `*`, `?` and `\\` end a run; a glob with a class or braces
+/// (none of the families has one) needs nothing.
 fn needed_text(glob: &str) -> String {
-    glob.split(['*', '?', '[', ']', '{', '}', ',', '\\'])
+    if glob.contains(['[', '{']) {
+        return String::new();
+    }
+    glob.split(['*', '?', '\\'])
         .map(|run| run.trim_matches('/'))
         .max_by_key(|run| run.len())
         .unwrap_or("")
