@@ -363,7 +363,7 @@ pub fn unreadable(line: usize, why: &str) -> Decision {
 /// its newline: the keys in sorted order, as a `serde_json` map prints
 /// them, written straight from the decision (a replay writes one a
 /// command, so no `Value` is built).
-pub fn write_row(out: &mut String, decision: &Decision, shown: &str, file: &str, record: &Record) {
+pub fn write_row(out: &mut Vec<u8>, decision: &Decision, shown: &str, file: &str, record: &Record) {
     let top = &decision.top;
     let rule = top.rule.to_string();
     let cwd = record.cwd.as_ref().map(|c| c.to_string_lossy());
@@ -393,29 +393,30 @@ pub fn write_row(out: &mut String, decision: &Decision, shown: &str, file: &str,
     );
     fields.raw("unreadable", broken.then_some("true"));
     fields.text("verdict", Some(top.verdict.as_str()));
-    fields.out.push('}');
+    fields.out.push(b'}');
 }
 
 /// Writes `"key":value` pairs of one JSON object, skipping absent ones.
 struct RowWriter<'a> {
-    out: &'a mut String,
+    out: &'a mut Vec<u8>,
     first: bool,
 }
 
 impl RowWriter<'_> {
     fn key(&mut self, key: &str) {
-        self.out.push(if self.first { '{' } else { ',' });
+        self.out.push(if self.first { b'{' } else { b',' });
         self.first = false;
-        self.out.push('"');
-        self.out.push_str(key);
-        self.out.push_str("\":");
+        self.out.push(b'"');
+        self.out.extend_from_slice(key.as_bytes());
+        self.out.extend_from_slice(b"\":");
     }
 
-    /// A string value, escaped as `serde_json` escapes it.
+    /// A string value, escaped by `serde_json` (writing to a `Vec` cannot
+    /// fail).
     fn text(&mut self, key: &str, value: Option<&str>) {
         if let Some(value) = value {
             self.key(key);
-            push_json_string(self.out, value);
+            let _ = serde_json::to_writer(&mut *self.out, value);
         }
     }
 
@@ -423,39 +424,9 @@ impl RowWriter<'_> {
     fn raw(&mut self, key: &str, value: Option<&str>) {
         if let Some(value) = value {
             self.key(key);
-            self.out.push_str(value);
+            self.out.extend_from_slice(value.as_bytes());
         }
     }
-}
-
-/// Appends `text` as a JSON string: `"`, `\\`, and control characters
-/// escaped (`\n`, `\t`, `\u001b` …), everything else as it is, which is
-/// what `serde_json` writes.
-fn push_json_string(out: &mut String, text: &str) {
-    out.push('"');
-    let mut plain = 0;
-    for (at, byte) in text.bytes().enumerate() {
-        let escape = match byte {
-            b'"' => "\\\"",
-            b'\\' => "\\\\",
-            b'\n' => "\\n",
-            b'\r' => "\\r",
-            b'\t' => "\\t",
-            0x08 => "\\b",
-            0x0c => "\\f",
-            0x00..=0x1f => "",
-            _ => continue,
-        };
-        out.push_str(text.get(plain..at).unwrap_or(""));
-        if escape.is_empty() {
-            out.push_str(&format!("\\u{byte:04x}"));
-        } else {
-            out.push_str(escape);
-        }
-        plain = at + 1;
-    }
-    out.push_str(text.get(plain..).unwrap_or(""));
-    out.push('"');
 }
 
 fn top<K: std::fmt::Display>(counts: &HashMap<K, usize>, n: usize) -> Vec<(String, usize)> {
@@ -717,7 +688,7 @@ fn run_here(
     let mut replay = Replay::new(default.clone());
     let bytes_read = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let mut failed: Option<std::io::Error> = None;
-    let mut row_text = String::new();
+    let mut row_text: Vec<u8> = Vec::new();
     for source in sources {
         let (format, reader) = open(source)?;
         let counted = CountingReader {
@@ -733,8 +704,8 @@ fn run_here(
             if json {
                 row_text.clear();
                 write_row(&mut row_text, &decision, &shown, source, &record);
-                row_text.push('\n');
-                if let Err(e) = out.write_all(row_text.as_bytes()) {
+                row_text.push(b'\n');
+                if let Err(e) = out.write_all(&row_text) {
                     failed = Some(e);
                 }
             }
@@ -765,7 +736,7 @@ fn run_on_threads(
     use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
     use std::sync::{Arc, Mutex};
     type Chunk = (usize, Arc<str>, Vec<Record>);
-    type Done = (usize, String, Summary);
+    type Done = (usize, Vec<u8>, Summary);
     let workers = workers.max(1);
     let (work_tx, work_rx): (SyncSender<Chunk>, Receiver<Chunk>) = sync_channel(workers * 2);
     let work_rx = Arc::new(Mutex::new(work_rx));
@@ -782,12 +753,12 @@ fn run_on_threads(
                     let Ok(Ok((seq, file, records))) = next else {
                         break;
                     };
-                    let mut rows = String::new();
+                    let mut rows: Vec<u8> = Vec::new();
                     for record in &records {
                         let (decision, shown) = replay.judge(&file, record);
                         if json {
                             write_row(&mut rows, &decision, &shown, &file, record);
-                            rows.push('\n');
+                            rows.push(b'\n');
                         }
                     }
                     let summary = std::mem::take(&mut replay.summary);
@@ -801,7 +772,7 @@ fn run_on_threads(
         // The writer: rows in input order, summaries added in order.
         let writer = scope.spawn(move || -> std::io::Result<Summary> {
             let mut total = Summary::default();
-            let mut waiting: std::collections::BTreeMap<usize, (String, Summary)> =
+            let mut waiting: std::collections::BTreeMap<usize, (Vec<u8>, Summary)> =
                 std::collections::BTreeMap::new();
             let mut next = 0;
             let mut failed: Option<std::io::Error> = None;
@@ -809,7 +780,7 @@ fn run_on_threads(
                 waiting.insert(seq, (rows, summary));
                 while let Some((rows, summary)) = waiting.remove(&next) {
                     if failed.is_none()
-                        && let Err(e) = out.write_all(rows.as_bytes())
+                        && let Err(e) = out.write_all(&rows)
                     {
                         failed = Some(e);
                     }
@@ -971,23 +942,44 @@ pub fn total_bytes(inputs: &[String]) -> Option<u64> {
 }
 
 #[cfg(test)]
+#[allow(clippy::indexing_slicing)]
 mod tests {
-    use super::push_json_string;
+    use super::write_row;
+    use crate::history::{Kind, Record};
+    use crate::rule_id::Rule;
+    use crate::verdict::{Decision, Finding, Verdict};
 
     #[test]
-    fn rows_escape_strings_as_serde_json_does() {
-        for text in [
-            "plain",
-            "quote \" and backslash \\",
-            "lines\nand\ttabs\r",
-            "\u{0}\u{1}\u{8}\u{c}\u{1b}\u{1f}\u{7f}",
-            "unicode ünï ☃ 𝄞",
-            "",
-        ] {
-            let mut ours = String::new();
-            push_json_string(&mut ours, text);
-            let theirs = serde_json::to_string(text).expect("a string serializes");
-            assert_eq!(ours, theirs, "{text:?}");
-        }
+    fn a_row_is_one_json_object_with_sorted_keys() {
+        let command = "printf 'a\"b\\\\c\\n\u{1b}[0m ☃'";
+        let decision = Decision::from_findings(
+            vec![Finding {
+                verdict: Verdict::Signed,
+                rule: Rule::ParseEncoding.into(),
+                reason: "a \"quoted\"\treason".into(),
+                remediation: String::new(),
+                part: String::new(),
+            }],
+            command,
+        );
+        let record = Record {
+            line: 7,
+            kind: Kind::Typed(command.into()),
+            timestamp: None,
+            session: Some("s\u{0}1".into()),
+            cwd: None,
+            salvage: None,
+        };
+        let mut row = Vec::new();
+        write_row(&mut row, &decision, command, "h.jsonl", &record);
+        let value: serde_json::Value = serde_json::from_slice(&row).expect("one JSON object");
+        assert_eq!(value["command"], command);
+        assert_eq!(value["reason"], "a \"quoted\"\treason");
+        assert_eq!(value["session"], "s\u{0}1");
+        assert_eq!(value["line"], 7);
+        assert_eq!(value["typed"], true);
+        assert_eq!(value["verdict"], "SIGNED");
+        // The same bytes a serde_json map (sorted keys) prints.
+        assert_eq!(row, value.to_string().into_bytes());
     }
 }
