@@ -2,6 +2,7 @@
 #![deny(clippy::indexing_slicing)]
 
 mod guard;
+mod heredoc_mask;
 pub mod parse;
 pub mod plain;
 mod sinks;

@@ -13,6 +13,7 @@
 //! parse errors, the two known silent misparses of tree-sitter-bash, and
 //! nesting past the depth limit.
 
+use super::heredoc_mask;
 use super::sinks::name_sinks;
 use super::types::{Callee, Problem, Script};
 use super::walk::walk_tree;
@@ -70,7 +71,15 @@ fn walk_source(source: &str, functions: &[(String, Callee)]) -> Script {
             problems: vec![Problem::TooComplex],
             ..Script::default()
         },
-        Some(Ok(tree)) => walk_tree(&tree, source, functions),
+        Some(Ok(tree)) => {
+            let script = walk_tree(&tree, source, functions);
+            if heredoc_mask::failed(&script)
+                && let Some(mended) = heredoc_mask::reparse(source, functions)
+            {
+                return mended;
+            }
+            script
+        }
     }
 }
 

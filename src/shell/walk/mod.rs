@@ -13,6 +13,7 @@ mod scopes;
 mod variables;
 
 pub(super) use nodes::heredoc_end_line;
+pub(super) use nodes::heredoc_start as heredoc_body_start;
 
 use crate::limits;
 use crate::shell::guard::{first_error, guard_dropped_text, only_read_write_redirects};

@@ -111,7 +111,7 @@ pub(super) fn heredoc_text(body: Node, src: &[u8]) -> String {
 }
 
 /// Where a heredoc's body starts as bash reads it (see [`heredoc_text`]).
-pub(super) fn heredoc_start(body: Node, src: &[u8]) -> usize {
+pub(crate) fn heredoc_start(body: Node, src: &[u8]) -> usize {
     let node_start = body.start_byte();
     let mut blank_start = node_start;
     while blank_start > 0 && matches!(src.get(blank_start - 1), Some(b' ' | b'\t' | b'\n')) {
