@@ -264,6 +264,7 @@ fn run() -> BuildResult<()> {
     emit_law(&rules.join("law.json"), &mut out)?;
     emit_environment(&rules.join("environment.json"), &mut out)?;
     emit_rewrites(&rules.join("rewrites.json"), &mut out)?;
+    emit_unknown(&rules.join("unknown.json"), &mut out)?;
     let dest = PathBuf::from(std::env::var("OUT_DIR").map_err(|e| e.to_string())?).join("rules.rs");
     fs::write(&dest, out).map_err(|e| format!("{}: {e}", dest.display()))
 }
@@ -928,6 +929,59 @@ struct EnvironmentFile {
     search_paths: Vec<String>,
     history: Vec<String>,
     harmless: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct UnknownFile {
+    #[allow(dead_code)]
+    about: String,
+    words: Vec<String>,
+    option_words: Vec<String>,
+    examples: Vec<Example>,
+}
+
+/// `rules/unknown.json`: the words that make an unknown program SIGNED
+/// `unknown.destructive`; lower-case, one part each (no `-`, `_`, `:`,
+/// `.` inside a word of `words`), sorted and emitted for binary search.
+fn emit_unknown(path: &Path, out: &mut String) -> BuildResult<()> {
+    let file: UnknownFile = read_json(path)?;
+    check_examples(&file.examples, &path.display().to_string())?;
+    let mut lists = [
+        (
+            "UNKNOWN_DESTRUCTIVE_WORDS",
+            file.words,
+            "Words that say a program destroys",
+        ),
+        (
+            "UNKNOWN_DESTRUCTIVE_OPTION_WORDS",
+            file.option_words,
+            "Option names that say a program destroys",
+        ),
+    ];
+    for (name, list, doc) in &mut lists {
+        for word in list.iter() {
+            let ok = !word.is_empty()
+                && word
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+                && (*name != "UNKNOWN_DESTRUCTIVE_WORDS" || !word.contains('-'));
+            if !ok {
+                return Err(format!(
+                    "{}: malformed word `{word}` in {name}",
+                    path.display()
+                ));
+            }
+        }
+        list.sort();
+        list.dedup();
+        let _ = writeln!(
+            out,
+            "/// {doc} (`rules/unknown.json`), sorted.\npub static {name}: &[&str] = {};\n",
+            str_slice(list)
+        );
+    }
+    Ok(())
 }
 
 /// `rules/environment.json`: name patterns (at most one `*`) by kind; a

@@ -56,6 +56,7 @@ pub mod secrets;
 pub mod settings;
 pub mod shell;
 pub mod strict_json;
+pub mod unknown;
 pub mod verdict;
 
 pub use engine::{evaluate, explain};

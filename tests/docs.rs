@@ -718,6 +718,13 @@ fn render_rules(rules: &Path) -> String {
         "",
     );
     render_rewrites(&mut out, &load("rewrites.json"));
+    render_lists(
+        &mut out,
+        "Programs the lexicon does not know: `rules/unknown.json`",
+        &load("unknown.json"),
+        "Read by `src/unknown.rs`: an unknown program with one of these words is SIGNED \
+         `unknown.destructive`, else UNKNOWN `unknown.verb`.",
+    );
     render_inline(&mut out, &load("inline.json"));
     render_lexicon(&mut out, &rules.join("lexicon"));
     // Every rule file is rendered by a section above: a new one must get its own.
@@ -728,6 +735,7 @@ fn render_rules(rules: &Path) -> String {
         "law.json",
         "rewrites.json",
         "scripts.json",
+        "unknown.json",
         "wrappers.json",
     ];
     for path in &files {

@@ -148,6 +148,10 @@ fn all_examples() -> Vec<Example> {
             ));
         }
     }
+    out.extend(examples_of(
+        "unknown programs",
+        &read_json(&dir.join("unknown.json")),
+    ));
     for file in lexicon_files() {
         for spec in entries(&read_json(&file), "verbs") {
             spec_examples("", spec, &mut out);

@@ -138,7 +138,7 @@ impl Run<'_> {
             if !is_script {
                 self.frozen_dependencies(verb, args, part, depth);
             }
-            self.unlisted_verb(verb, is_script, &ctx);
+            self.unlisted_verb(verb, args, is_script, &ctx);
             return Handled::Judged;
         };
         let classified = refined_by_program(classified, args);
@@ -268,7 +268,7 @@ impl Run<'_> {
     /// A verb the lexicon does not list: the class of the runner that
     /// fetched it (`npx`), or UNKNOWN (with the wrappers' own class, where
     /// stricter). A script run by path was judged already.
-    fn unlisted_verb(&mut self, verb: &str, is_script: bool, ctx: &Ctx) {
+    fn unlisted_verb(&mut self, verb: &str, args: &[Word], is_script: bool, ctx: &Ctx) {
         let (runner, wrapping) = (ctx.runner, ctx.wrapping);
         let (part, depth) = (ctx.part(), ctx.depth);
         if let Some((w, class)) = runner.and_then(|w| w.unknown.map(|c| (w, c))) {
@@ -291,6 +291,19 @@ impl Run<'_> {
         self.note(depth, || format!("verb: {verb} is not in the lexicon"));
         if wrapping.class.verdict() > Verdict::Unknown {
             self.wrapper_floor(wrapping.wrapper, wrapping.class, Effect::Inspect, part);
+        }
+        if let Some(word) = crate::unknown::destructive_word(args) {
+            self.find(
+                Verdict::Signed,
+                Rule::UnknownDestructive,
+                format!(
+                    "{verb} is not in portcullis's lexicon, and `{}` says it destroys",
+                    crate::limits::clip(&word.value, 40)
+                ),
+                "portcullis cannot vouch for this program, and the word says it deletes or resets something: a person should confirm it; if only a listing or a dry run is needed, run that instead.",
+                part,
+            );
+            return;
         }
         self.find(
             Verdict::Unknown,

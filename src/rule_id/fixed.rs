@@ -91,6 +91,8 @@ fixed_rules! {
         "FREE: nothing to run";
     UnknownVerb = "unknown.verb", Other,
         "UNKNOWN: the program is not in the lexicon";
+    UnknownDestructive = "unknown.destructive", Other,
+        "SIGNED: a program not in the lexicon, run with a word that says it destroys (`delete`, `purge`, `drop`, `--force`; `rules/unknown.json`)";
     ScriptReplaced = "script.replaced", Other,
         "SIGNED: a script run after it is written or replaced earlier in the same command (`gcc -o run.sh … && ./run.sh`) with content not known";
     ScriptVenvActivate = "script.venv-activate", Other,
