@@ -265,6 +265,7 @@ fn run() -> BuildResult<()> {
     emit_environment(&rules.join("environment.json"), &mut out)?;
     emit_rewrites(&rules.join("rewrites.json"), &mut out)?;
     emit_unknown(&rules.join("unknown.json"), &mut out)?;
+    emit_modes(&rules.join("modes.json"), &mut out)?;
     let dest = PathBuf::from(std::env::var("OUT_DIR").map_err(|e| e.to_string())?).join("rules.rs");
     fs::write(&dest, out).map_err(|e| format!("{}: {e}", dest.display()))
 }
@@ -981,6 +982,39 @@ fn emit_unknown(path: &Path, out: &mut String) -> BuildResult<()> {
             str_slice(list)
         );
     }
+    Ok(())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ModesFile {
+    #[allow(dead_code)]
+    about: String,
+    accept_edits: Vec<String>,
+}
+
+/// `rules/modes.json`: the rule ids the host's `acceptEdits` mode lets
+/// through for writes inside the project (dotted ids, checked against the
+/// engine's by a unit test in `src/engine/mode.rs`).
+fn emit_modes(path: &Path, out: &mut String) -> BuildResult<()> {
+    let file: ModesFile = read_json(path)?;
+    for id in &file.accept_edits {
+        let ok = id.split('.').count() >= 2
+            && id.chars().all(|c| {
+                c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '.' | '-' | '_')
+            });
+        if !ok {
+            return Err(format!(
+                "{}: malformed rule id `{id}` in accept_edits",
+                path.display()
+            ));
+        }
+    }
+    let _ = writeln!(
+        out,
+        "/// The objections `acceptEdits` lifts for writes inside the project (`rules/modes.json`).\npub static MODE_ACCEPT_EDITS: &[&str] = {};\n",
+        str_slice(&file.accept_edits)
+    );
     Ok(())
 }
 

@@ -138,6 +138,8 @@ pub struct Request {
     /// The host is in a read-only planning mode (Claude Code's
     /// `permission_mode: plan`): only what merely looks is answered FREE.
     pub plan: bool,
+    /// The host's permission mode (`permission_mode`), for shell commands.
+    pub mode: crate::engine::PermissionMode,
     /// The host the request's shape names (`None`: none does).
     pub host: Option<Host>,
     /// The hook event it is for.
@@ -197,11 +199,10 @@ pub fn parse_request(input: &[u8], home: Option<PathBuf>) -> Result<Request, Hoo
         .filter(|c| c.starts_with('/'))
         .map(PathBuf::from);
     let mut location = Location { cwd, home };
-    let plan = request
-        .permission_mode
-        .as_ref()
-        .and_then(wire::Field::text)
-        .is_some_and(|mode| mode == "plan");
+    let mode = crate::engine::PermissionMode::named(
+        request.permission_mode.as_ref().and_then(wire::Field::text),
+    );
+    let plan = mode == crate::engine::PermissionMode::Plan;
     let tool = hosts::canonical_tool(request.tool().unwrap_or("Bash"));
     let input = request.input();
     if let Some(kind) = file_tool(tool) {
@@ -223,6 +224,7 @@ pub fn parse_request(input: &[u8], home: Option<PathBuf>) -> Result<Request, Hoo
             },
             location,
             plan,
+            mode,
             host,
             event,
         });
@@ -245,6 +247,7 @@ pub fn parse_request(input: &[u8], home: Option<PathBuf>) -> Result<Request, Hoo
             },
             location,
             plan,
+            mode,
             host,
             event,
         });
@@ -262,6 +265,7 @@ pub fn parse_request(input: &[u8], home: Option<PathBuf>) -> Result<Request, Hoo
             },
             location,
             plan,
+            mode,
             host,
             event,
         });
@@ -275,6 +279,7 @@ pub fn parse_request(input: &[u8], home: Option<PathBuf>) -> Result<Request, Hoo
             },
             location,
             plan,
+            mode,
             host,
             event,
         });
@@ -306,6 +311,7 @@ pub fn parse_request(input: &[u8], home: Option<PathBuf>) -> Result<Request, Hoo
         },
         location,
         plan,
+        mode,
         host,
         event,
     })
@@ -432,7 +438,7 @@ pub fn respond(
     let mut laws = crate::law::Laws::new(request.location.cwd.as_deref());
     let (decision, file_tool) = match &request.call {
         ToolCall::Bash { command } => (
-            crate::engine::evaluate_in(command, &request.location, &mut laws),
+            crate::engine::evaluate_in_mode(command, &request.location, &mut laws, request.mode),
             false,
         ),
         ToolCall::File {

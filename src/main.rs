@@ -89,8 +89,16 @@ fn run(command: Command) -> Result<u8, CliError> {
         Command::Help(text) => out!("{text}"),
         Command::Version => out!("portcullis {}", env!("CARGO_PKG_VERSION")),
         Command::Hook { host, options } => return hook_command(host, options),
-        Command::Check { json, cwd, command } => {
-            let decision = portcullis::evaluate(&command, &location(cwd));
+        Command::Check {
+            json,
+            cwd,
+            mode,
+            command,
+        } => {
+            let location = location(cwd);
+            let mut laws = portcullis::law::Laws::new(location.cwd.as_deref());
+            let decision =
+                portcullis::engine::evaluate_in_mode(&command, &location, &mut laws, mode);
             if json {
                 out!("{}", render::json_object(&decision, None));
             } else {
@@ -98,7 +106,12 @@ fn run(command: Command) -> Result<u8, CliError> {
             }
             return Ok(decision.verdict().exit_code());
         }
-        Command::Explain { tree, cwd, command } => return explain_command(tree, cwd, &command),
+        Command::Explain {
+            tree,
+            cwd,
+            mode,
+            command,
+        } => return explain_command(tree, cwd, mode, &command),
         Command::Replay(replay) => return replay_command(replay),
         Command::Policy { json, cwd, dir } => return policy_command(json, cwd, dir),
         Command::OpencodePermissions => {
@@ -183,11 +196,17 @@ fn hook_command(host: Option<Host>, options: HookOptions) -> Result<u8, CliError
 
 /// `portcullis explain`: the steps, the findings and the decision of one
 /// command (after its syntax tree, with `--tree`).
-fn explain_command(tree: bool, cwd: Option<PathBuf>, command: &str) -> Result<u8, CliError> {
+fn explain_command(
+    tree: bool,
+    cwd: Option<PathBuf>,
+    mode: portcullis::engine::PermissionMode,
+    command: &str,
+) -> Result<u8, CliError> {
     if tree {
         print!("{}", portcullis::shell::parse::dump_tree(command));
     }
-    let (decision, trace) = portcullis::explain(command, &location(cwd));
+    let (decision, trace) = portcullis::engine::explain_in_mode(command, &location(cwd), mode);
+    out!("mode: {}", mode.as_str());
     out!("steps:");
     for line in &trace {
         out!("  {line}");

@@ -725,6 +725,12 @@ fn render_rules(rules: &Path) -> String {
         "Read by `src/unknown.rs`: an unknown program with one of these words is SIGNED \
          `unknown.destructive`, else UNKNOWN `unknown.verb`.",
     );
+    render_lists(
+        &mut out,
+        "The host's permission mode: `rules/modes.json`",
+        &load("modes.json"),
+        "Read by `src/engine/mode.rs`.",
+    );
     render_inline(&mut out, &load("inline.json"));
     render_lexicon(&mut out, &rules.join("lexicon"));
     // Every rule file is rendered by a section above: a new one must get its own.
@@ -733,6 +739,7 @@ fn render_rules(rules: &Path) -> String {
         "floor.json",
         "inline.json",
         "law.json",
+        "modes.json",
         "rewrites.json",
         "scripts.json",
         "unknown.json",

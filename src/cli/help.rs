@@ -4,8 +4,8 @@
 /// Every command's usage: `portcullis --help`, and after a usage error.
 pub const USAGE: &str = "usage:
   portcullis hook [--host claude|opencode|codex|gemini|copilot|cursor|qwen] [--free allow|defer] [--unknown defer|ask]
-  portcullis check [--json] [--cwd DIR] -- COMMAND
-  portcullis explain [--tree] [--cwd DIR] -- COMMAND
+  portcullis check [--json] [--cwd DIR] [--mode MODE] -- COMMAND
+  portcullis explain [--tree] [--cwd DIR] [--mode MODE] -- COMMAND
   portcullis replay [--format auto|lines|jsonl|sessions|bash|zsh|fish|claude] [--json | --summary-json]
                     [--fail-on SIGNED|BLOCKED] [--threads N] [--cwd DIR] FILE…|DIR|-
   portcullis policy [--json] [DIR]
@@ -37,7 +37,7 @@ options:
 A value may also be joined to its option: --host=opencode.";
 
 /// `portcullis check --help`.
-pub const CHECK: &str = "usage: portcullis check [--json] [--cwd DIR] -- COMMAND
+pub const CHECK: &str = "usage: portcullis check [--json] [--cwd DIR] [--mode MODE] -- COMMAND
 
 Judges one command without running it. Exit 0 FREE, 10 SIGNED, 20 BLOCKED,
 30 UNKNOWN; 2 for a usage error.
@@ -47,22 +47,26 @@ several words that are one argv (check -- bash -c \"rm -rf /\"), quoted back
 into the command line that runs exactly those words.
 
 options:
-  --json      print one JSON object: verdict, rule, reason, remediation
-  --cwd DIR   judge as if run in DIR (default: the current folder)
-  -h, --help  print this help
+  --json       print one JSON object: verdict, rule, reason, remediation
+  --cwd DIR    judge as if run in DIR (default: the current folder)
+  --mode MODE  judge as the host's permission mode MODE would: default,
+               acceptEdits or plan (as a request's permission_mode)
+  -h, --help   print this help
 
 A value may also be joined to its option: --cwd=DIR.";
 
 /// `portcullis explain --help`.
-pub const EXPLAIN: &str = "usage: portcullis explain [--tree] [--cwd DIR] -- COMMAND
+pub const EXPLAIN: &str = "usage: portcullis explain [--tree] [--cwd DIR] [--mode MODE] -- COMMAND
 
 Shows how one command is judged: each simple command, each wrapper peeled,
 each finding, and the decision. Exit codes and COMMAND as for check.
 
 options:
-  --tree      print the syntax tree first
-  --cwd DIR   judge as if run in DIR (default: the current folder)
-  -h, --help  print this help
+  --tree       print the syntax tree first
+  --cwd DIR    judge as if run in DIR (default: the current folder)
+  --mode MODE  judge as the host's permission mode MODE would: default,
+               acceptEdits or plan (the steps say when the mode decided)
+  -h, --help   print this help
 
 A value may also be joined to its option: --cwd=DIR.";
 

@@ -53,6 +53,8 @@ pub enum Command {
         json: bool,
         /// The folder to judge in (default: the current one).
         cwd: Option<PathBuf>,
+        /// The host's permission mode to judge under.
+        mode: portcullis::engine::PermissionMode,
         /// The command line to judge.
         command: String,
     },
@@ -62,6 +64,8 @@ pub enum Command {
         tree: bool,
         /// The folder to judge in (default: the current one).
         cwd: Option<PathBuf>,
+        /// The host's permission mode to judge under.
+        mode: portcullis::engine::PermissionMode,
         /// The command line to judge.
         command: String,
     },
@@ -220,6 +224,7 @@ fn parse_hook(mut parser: Parser) -> Result<Command, CliError> {
 fn parse_judge(mut parser: Parser, name: &str, help: &'static str) -> Result<Command, CliError> {
     let mut flag = false;
     let mut cwd = None;
+    let mut mode = portcullis::engine::PermissionMode::Default;
     let mut words = Vec::new();
     while let Some(arg) = next(&mut parser)? {
         match arg {
@@ -227,6 +232,19 @@ fn parse_judge(mut parser: Parser, name: &str, help: &'static str) -> Result<Com
             Arg::Long("json") if name == "check" => flag = true,
             Arg::Long("tree") if name == "explain" => flag = true,
             Arg::Long("cwd") => cwd = Some(PathBuf::from(value(&mut parser, "--cwd")?)),
+            Arg::Long("mode") => {
+                let text = value(&mut parser, "--mode")?;
+                mode = match text.as_str() {
+                    "default" => portcullis::engine::PermissionMode::Default,
+                    "acceptEdits" => portcullis::engine::PermissionMode::AcceptEdits,
+                    "plan" => portcullis::engine::PermissionMode::Plan,
+                    other => {
+                        return Err(CliError(format!(
+                            "--mode takes default, acceptEdits or plan, not `{other}`"
+                        )));
+                    }
+                };
+            }
             Arg::Value(word) => words.push(word.to_string_lossy().into_owned()),
             other => return Err(unknown(&other)),
         }
@@ -236,12 +254,14 @@ fn parse_judge(mut parser: Parser, name: &str, help: &'static str) -> Result<Com
         Command::Check {
             json: flag,
             cwd,
+            mode,
             command,
         }
     } else {
         Command::Explain {
             tree: flag,
             cwd,
+            mode,
             command,
         }
     })

@@ -47,6 +47,12 @@ impl Run<'_> {
         if crate::paths::is_sink(&target.raw) {
             return;
         }
+        if self.edits.len() <= super::mode::MAX_EDITS {
+            // The kernel's reading (`..` after links) where it differs.
+            let path = target.physical.as_ref().or(target.path.as_ref());
+            let known = !(target.glob || target.dynamic || target.opaque);
+            self.edits.push(path.filter(|_| known).cloned());
+        }
         self.law_target_elsewhere(target, cwd, reach, part, depth);
         // The same target judged again (`rm -rf /etc/* /etc/* …`) finds
         // nothing new; a glob's listing on disk is costly.

@@ -28,6 +28,7 @@ mod formatters;
 mod gitctl;
 mod inner;
 mod law;
+mod mode;
 mod modules;
 mod named;
 mod patch;
@@ -42,6 +43,7 @@ use ctx::{Ctx, Wrapping};
 pub use edit::{
     EditContent, EditKind, Replacement, evaluate_edit, evaluate_edit_with, evaluate_search,
 };
+pub use mode::PermissionMode;
 use settings::cargo_config_command;
 
 /// Judges one shell command line.
@@ -53,25 +55,53 @@ pub fn evaluate(command: &str, location: &Location) -> Decision {
 /// Judges one shell command line with laws already loaded (replay keeps
 /// them across commands run in the same folder).
 pub fn evaluate_in(command: &str, location: &Location, laws: &mut Laws) -> Decision {
+    evaluate_in_mode(command, location, laws, PermissionMode::Default)
+}
+
+/// [`evaluate_in`] for a host in permission mode `mode` (see `mode.rs`).
+pub fn evaluate_in_mode(
+    command: &str,
+    location: &Location,
+    laws: &mut Laws,
+    mode: PermissionMode,
+) -> Decision {
     let mut run = Run::new(location, laws, false);
     run.top(command);
-    run.finish(command)
+    run.finish(command, mode)
 }
 
 /// Judges one command line and returns the steps taken, for `explain`.
 pub fn explain(command: &str, location: &Location) -> (Decision, Vec<String>) {
+    explain_in_mode(command, location, PermissionMode::Default)
+}
+
+/// [`explain`] for a host in permission mode `mode`.
+pub fn explain_in_mode(
+    command: &str,
+    location: &Location,
+    mode: PermissionMode,
+) -> (Decision, Vec<String>) {
     let mut laws = Laws::new(location.cwd.as_deref());
     let mut run = Run::new(location, &mut laws, true);
     run.top(command);
-    let trace = run.trace.take().unwrap_or_default();
-    (run.finish(command), trace)
+    let decision = run.finish_keeping_trace(command, mode);
+    (decision, run.trace.take().unwrap_or_default())
 }
 
 impl Run<'_> {
-    /// The decision, with the workspace's trust applied last: `restricted`
-    /// blocks everything but FREE, `denied` blocks everything.
-    fn finish(mut self, command: &str) -> Decision {
-        let verdict = Decision::from_findings(std::mem::take(&mut self.findings), command);
+    /// The decision, with the host's permission mode applied, then the
+    /// workspace's trust: `restricted` blocks everything but FREE,
+    /// `denied` blocks everything.
+    fn finish(mut self, command: &str, mode: PermissionMode) -> Decision {
+        self.finish_keeping_trace(command, mode)
+    }
+
+    fn finish_keeping_trace(&mut self, command: &str, mode: PermissionMode) -> Decision {
+        let mut findings = std::mem::take(&mut self.findings);
+        if mode == PermissionMode::AcceptEdits {
+            findings = self.accept_edits(findings, command);
+        }
+        let verdict = Decision::from_findings(findings, command);
         trust::trusted(verdict, self.laws, command)
     }
 }
@@ -129,6 +159,9 @@ struct Run<'a> {
     links: paths::Links,
     /// Commands read once for each word stdin hands to `xargs`.
     fed_readings: usize,
+    /// Every write target the path law was asked about, as resolved
+    /// (`None`: only known at run time), for the permission mode.
+    edits: Vec<Option<PathBuf>>,
 }
 
 /// The most words from stdin an `xargs` command is read once for each.
@@ -173,6 +206,7 @@ impl<'a> Run<'a> {
             inherited: Vec::new(),
             links: paths::Links::default(),
             fed_readings: 0,
+            edits: Vec::new(),
         }
     }
 

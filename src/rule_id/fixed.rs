@@ -91,6 +91,8 @@ fixed_rules! {
         "FREE: nothing to run";
     UnknownVerb = "unknown.verb", Other,
         "UNKNOWN: the program is not in the lexicon";
+    ModeAcceptEdits = "mode.accept-edits", Other,
+        "FREE: under the host's acceptEdits mode, a shell write to ordinary files inside the project that nothing else objects to (`rules/modes.json`)";
     UnknownDestructive = "unknown.destructive", Other,
         "SIGNED: a program not in the lexicon, run with a word that says it destroys (`delete`, `purge`, `drop`, `--force`; `rules/unknown.json`)";
     ScriptReplaced = "script.replaced", Other,
