@@ -54,6 +54,10 @@ pub struct Classified {
     /// Option values that are code the program runs (`tar -I CMD`), where
     /// they are (the same positions as writes) and what they are.
     pub scripts: Vec<(Written, rules::Runs)>,
+    /// The command prints secrets or credentials (`secret` on its spec or
+    /// on a flag used): the engine adds `cage.secrets.read`. The note of
+    /// the spec or flag that says so.
+    pub secret: Option<&'static str>,
 }
 
 /// Finds a verb's entry: exactly, then lower-cased (case-insensitive file
@@ -88,11 +92,12 @@ pub fn lookup(verb: &str) -> Option<&'static Spec> {
 /// The class a lexicon rule id stands for: the class of the flag it names,
 /// else of its deepest subcommand. `None` when the id names no entry or no
 /// flag of it (an id the programs' readers made, `lexicon.awk.system`).
+/// A pattern subcommand is named by its pattern (`lexicon.aws.*.describe-*`).
 pub fn class_of(rule: &LexiconRule) -> Option<Effect> {
     let (verb, subs) = rule.path.split_first()?;
     let mut spec = rules::lexicon_entry(verb)?;
     for sub in subs {
-        spec = spec.sub(sub)?;
+        spec = spec.sub_named(sub)?;
     }
     match rule.flag {
         None => Some(spec.class),
@@ -121,8 +126,10 @@ pub fn classify(verb: &str, argv: &[Word]) -> Option<Classified> {
     while !spec.subs().is_empty() {
         let (place, before) = options::first_operand(spec, argv, start);
         let Some((sub, next)) = place.and_then(|(i, offset, next)| {
-            let name = argv.get(i)?.value.get(offset..)?;
-            spec.sub(name).map(|sub| (sub, next))
+            let word = argv.get(i)?;
+            let name = word.value.get(offset..)?;
+            spec.sub_for(name, word.is_static())
+                .map(|sub| (sub, next))
         }) else {
             break;
         };
@@ -144,10 +151,14 @@ pub fn classify(verb: &str, argv: &[Word]) -> Option<Classified> {
     let mut writes_mode = spec.writes;
     let mut writes = Vec::new();
     let mut scripts = Vec::new();
+    let mut secret = spec.secret.then(|| spec.note());
     for used in &uses {
         let Some(flag) = used.known.and_then(|k| k.flag()) else {
             continue;
         };
+        if flag.secret && secret.is_none() {
+            secret = Some(flag.note.get());
+        }
         if flag.lowers {
             lowered_by = Some(flag);
             continue;
@@ -198,6 +209,7 @@ pub fn classify(verb: &str, argv: &[Word]) -> Option<Classified> {
         // The help and version words themselves are in no option set.
         unknown_options.truncate(unknown_above);
         maybe_options.clear();
+        secret = None;
     }
     match writes_mode {
         Operands::None => {}
@@ -251,6 +263,7 @@ pub fn classify(verb: &str, argv: &[Word]) -> Option<Classified> {
         unknown_options,
         maybe_options,
         scripts,
+        secret,
     })
 }
 
