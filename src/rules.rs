@@ -255,8 +255,17 @@ impl Spec {
 
     /// Whether this pattern subcommand matches `word`: `*` any word (or
     /// one of its `words`), `prefix*` a word longer than the prefix that
-    /// starts with it. A subcommand named exactly matches nothing here.
+    /// starts with it; either only a word of letters, digits, `-` and `_`.
+    /// A subcommand named exactly matches nothing here.
     fn matches(&self, word: &str) -> bool {
+        // Only a word that could be a command's name: letters, digits,
+        // `-` and `_` (never a URL, a path or a `key=value`).
+        if !word
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        {
+            return false;
+        }
         let name = self.name();
         match name.strip_suffix('*') {
             Some("") => self.words.len == 0 || self.words.contains(word),
