@@ -33,8 +33,12 @@ pub struct Classified {
     pub effect: Effect,
     /// `lexicon.<verb>[.<sub>…][.<flag>]`.
     pub rule: RuleId,
-    /// The verb and subcommands matched (`["git", "push"]`).
+    /// The verb and subcommands matched (`["git", "push"]`), as named in
+    /// `rules/` (a pattern by its pattern: `["aws", "*", "describe-*"]`).
     pub path: Vec<&'static str>,
+    /// The same, as written where a pattern matched (`aws ec2
+    /// describe-instances`), for reasons.
+    pub command: String,
     /// The deepest spec matched.
     pub spec: &'static Spec,
     /// Note of the spec or of the flag that decided.
@@ -115,6 +119,7 @@ pub fn classify(verb: &str, argv: &[Word]) -> Option<Classified> {
     let top = lookup(verb)?;
     let mut spec = top;
     let mut path = vec![top.name()];
+    let mut command = top.name().to_string();
     let mut start = 1;
     let mut unknown_options = Vec::new();
     let mut maybe_options = Vec::new();
@@ -125,18 +130,21 @@ pub fn classify(verb: &str, argv: &[Word]) -> Option<Classified> {
     // level they are read at.
     while !spec.subs().is_empty() {
         let (place, before) = options::first_operand(spec, argv, start);
-        let Some((sub, next)) = place.and_then(|(i, offset, next)| {
+        let Some(found) = place.and_then(|(i, offset, next)| {
             let word = argv.get(i)?;
             let name = word.value.get(offset..)?;
             spec.sub_for(name, word.is_static())
-                .map(|sub| (sub, next))
+                .map(|sub| (sub, if sub.is_pattern() { name } else { sub.name() }, next))
         }) else {
             break;
         };
+        let (sub, said, next) = found;
         unknown_options.extend(before.unknown);
         uses.extend(before.uses);
         spec = sub;
         path.push(sub.name());
+        command.push(' ');
+        command.push_str(said);
         start = next;
     }
     let reading = options::read(spec, argv, start);
@@ -255,6 +263,7 @@ pub fn classify(verb: &str, argv: &[Word]) -> Option<Classified> {
         effect,
         rule,
         path,
+        command,
         spec,
         note,
         flag,

@@ -307,8 +307,8 @@ impl Run<'_> {
     fn lexicon_finding(&mut self, classified: &Classified, part: &str) {
         let effect = classified.effect;
         let command = match classified.flag {
-            Some(flag) => format!("{} {flag}", classified.path.join(" ")),
-            None => classified.path.join(" "),
+            Some(flag) => format!("{} {flag}", classified.command),
+            None => classified.command.clone(),
         };
         self.find(
             effect.verdict(),
@@ -330,7 +330,7 @@ impl Run<'_> {
         let Some(note) = classified.secret else {
             return;
         };
-        let command = classified.path.join(" ");
+        let command = &classified.command;
         self.note(depth, || format!("secrets: {command} prints secrets"));
         self.find(
             Verdict::Signed,
