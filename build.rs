@@ -149,6 +149,9 @@ struct Spec {
     /// The command prints secrets or credentials: rule `cage.secrets.read`.
     #[serde(default)]
     secret: bool,
+    /// Only a `sub_opts` option's value selects this subcommand.
+    #[serde(default)]
+    via_option: bool,
     #[serde(default)]
     note: Option<String>,
     #[serde(default)]
@@ -659,6 +662,11 @@ fn node_of(spec: &Spec, name: &str, context: &str) -> BuildResult<Node> {
     let mut subs = Vec::new();
     let mut seen = BTreeSet::new();
     for sub in &spec.subs {
+        if sub.via_option && spec.sub_opts.is_empty() {
+            return Err(format!(
+                "{context}: a `via_option` subcommand needs `sub_opts` to name it"
+            ));
+        }
         for sub_name in names_of(sub, false, &context)? {
             if !seen.insert(sub_name.clone()) {
                 return Err(format!("{context}: sub `{sub_name}` appears twice"));
@@ -829,6 +837,7 @@ fn emit_lexicon(dir: &Path, out: &mut String) -> BuildResult<()> {
                     sends_arguments: false,
                     words: Vec::new(),
                     secret: false,
+                    via_option: false,
                     note: None,
                     examples: Vec::new(),
                 };
@@ -895,13 +904,14 @@ fn emit_lexicon(dir: &Path, out: &mut String) -> BuildResult<()> {
             format!("Operands::{first}{}", chars.as_str())
         };
         rows.push(format!(
-            "Spec {{ name: {}, class: {}, writes: {writes}, value_opts: {}, flags: Range {{ start: {flag_start}, len: {} }}, subs: Range {{ start: {sub_start}, len: {sub_len} }}, exact_subs: {exact_subs}, words: {}, secret: {}, sub_opts: {}, with_operands: {with_operands}, kv_writes: {}, no_clusters: {}, options: Range {{ start: {option_start}, len: {option_len} }}, option_prefixes: {}, unknown_is_operand: {}, reads_past_dashdash: {}, sends_arguments: {}, note: {} }}",
+            "Spec {{ name: {}, class: {}, writes: {writes}, value_opts: {}, flags: Range {{ start: {flag_start}, len: {} }}, subs: Range {{ start: {sub_start}, len: {sub_len} }}, exact_subs: {exact_subs}, words: {}, secret: {}, via_option: {}, sub_opts: {}, with_operands: {with_operands}, kv_writes: {}, no_clusters: {}, options: Range {{ start: {option_start}, len: {option_len} }}, option_prefixes: {}, unknown_is_operand: {}, reads_past_dashdash: {}, sends_arguments: {}, note: {} }}",
             blob.text(&node.name),
             capitalised_class(&spec.class),
             blob.list(&spec.value_opts),
             spec.flags.len(),
             blob.list(&spec.words),
             spec.secret,
+            spec.via_option,
             blob.list(&spec.sub_opts),
             blob.list(&spec.kv_writes),
             spec.no_clusters,

@@ -129,20 +129,33 @@ pub fn classify(verb: &str, argv: &[Word]) -> Option<Classified> {
     // Descend into subcommands; the options before each belong to the
     // level they are read at.
     while !spec.subs().is_empty() {
-        let (place, before) = options::first_operand(spec, argv, start);
-        let Some(found) = place.and_then(|(i, offset, next)| {
+        let (place, before) = options::subcommand_name(spec, argv, start);
+        let Some(found) = place.and_then(|((i, offset, next), by_option)| {
             let word = argv.get(i)?;
             let name = word.value.get(offset..)?;
-            spec.sub_for(name, word.is_static())
-                .map(|sub| (sub, if sub.is_pattern() { name } else { sub.name() }, next))
+            let sub = spec.sub_for(name, word.is_static(), by_option)?;
+            // How the reason names it: a pattern by the word that matched,
+            // a name given as an option's value with its option
+            // (`checkout -b feature`, `checkout -bfeature`).
+            let said = match (sub.is_pattern(), by_option) {
+                (false, _) => (None, sub.name()),
+                (true, false) => (None, name),
+                (true, true) if offset > 0 => (None, word.value.as_str()),
+                (true, true) => (i.checked_sub(1).and_then(|o| argv.get(o)), name),
+            };
+            Some((sub, said, next))
         }) else {
             break;
         };
-        let (sub, said, next) = found;
+        let (sub, (option, said), next) = found;
         unknown_options.extend(before.unknown);
         uses.extend(before.uses);
         spec = sub;
         path.push(sub.name());
+        if let Some(option) = option {
+            command.push(' ');
+            command.push_str(&option.value);
+        }
         command.push(' ');
         command.push_str(said);
         start = next;

@@ -170,6 +170,9 @@ pub struct Spec {
     /// It prints secrets or credentials (`aws secretsmanager
     /// get-secret-value`): rule `cage.secrets.read`, whatever its class.
     pub secret: bool,
+    /// Only a `sub_opts` option's value selects it (`git checkout -b
+    /// NAME`), never an operand (`git checkout FILE`).
+    pub via_option: bool,
     /// Options whose value names the subcommand (`python -m pytest`).
     pub sub_opts: TextList,
     /// `(over, class)`: with more than `over` operands the class becomes `class`.
@@ -290,8 +293,12 @@ impl Spec {
     /// the first pattern that matches it. A word only known at run time
     /// (`$svc`, a glob) never meets a pattern: it could be any word, or
     /// several.
-    pub fn sub_for(&self, name: &str, literal: bool) -> Option<&'static Spec> {
-        if let Some(found) = self.exact_sub(name) {
+    ///
+    /// `by_option`: the word is a `sub_opts` option's value; a subcommand
+    /// marked `via_option` is selected only so.
+    pub fn sub_for(&self, name: &str, literal: bool, by_option: bool) -> Option<&'static Spec> {
+        let allowed = |sub: &&'static Spec| by_option || !sub.via_option;
+        if let Some(found) = self.exact_sub(name).filter(allowed) {
             return Some(found);
         }
         if !literal {
@@ -301,12 +308,14 @@ impl Spec {
             .get(self.exact_subs as usize..)
             .unwrap_or_default()
             .iter()
+            .filter(allowed)
             .find(|sub| sub.matches(name))
     }
 
-    /// The subcommand called `name`, if any: exactly, else by pattern.
+    /// The subcommand an operand called `name` selects, if any: exactly,
+    /// else by pattern.
     pub fn sub(&self, name: &str) -> Option<&'static Spec> {
-        self.sub_for(name, true)
+        self.sub_for(name, true, false)
     }
 
     /// The subcommand whose own name is `name`, pattern or not (`*`,
