@@ -258,14 +258,17 @@ impl Spec {
 
     /// Whether this pattern subcommand matches `word`: `*` any word (or
     /// one of its `words`), `prefix*` a word longer than the prefix that
-    /// starts with it; either only a word of letters, digits, `-` and `_`.
+    /// starts with it; either only a word of letters, digits, `-`, `_`,
+    /// `.` and `/` that starts with neither `-` nor `/`.
     /// A subcommand named exactly matches nothing here.
     fn matches(&self, word: &str) -> bool {
-        // Only a word that could be a command's name: letters, digits,
-        // `-` and `_` (never a URL, a path or a `key=value`).
-        if !word
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        // Only a word that could be a command's or a branch's name:
+        // letters, digits, `-`, `_`, `.` and `/`, not starting with `-`
+        // (never a URL, an absolute path or a `key=value`).
+        if word.starts_with(['-', '/'])
+            || !word
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'/'))
         {
             return false;
         }
