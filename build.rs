@@ -143,6 +143,15 @@ struct Spec {
     reads_past_dashdash: bool,
     #[serde(default)]
     sends_arguments: bool,
+    /// For a `*` subcommand: the only words it matches (none: any word).
+    #[serde(default)]
+    words: Vec<String>,
+    /// The command prints secrets or credentials: rule `cage.secrets.read`.
+    #[serde(default)]
+    secret: bool,
+    /// Only a `sub_opts` option's value selects this subcommand.
+    #[serde(default)]
+    via_option: bool,
     #[serde(default)]
     note: Option<String>,
     #[serde(default)]
@@ -167,6 +176,9 @@ struct Flag {
     /// whose runner, linker or wrapper is a command).
     #[serde(default)]
     runs: Option<String>,
+    /// The flag makes the command print secrets or credentials.
+    #[serde(default)]
+    secret: bool,
     /// Commands that use the flag, or a near miss without it.
     #[serde(default)]
     examples: Vec<Example>,
@@ -543,7 +555,31 @@ fn names_of(spec: &Spec, top: bool, context: &str) -> BuildResult<Vec<String>> {
     if names.is_empty() {
         return Err(format!("{context}: an entry without {what}"));
     }
+    for name in &names {
+        check_name(name, top, context)?;
+    }
     Ok(names)
+}
+
+/// A verb or subcommand name: a word, or (a subcommand only) a pattern:
+/// `*` (any word) or a prefix ending in one `*` (`describe-*`).
+fn check_name(name: &str, top: bool, context: &str) -> BuildResult<()> {
+    let prefix = name.strip_suffix('*').unwrap_or(name);
+    let malformed = name.is_empty() || name.contains(char::is_whitespace) || prefix.contains('*');
+    if malformed {
+        return Err(format!("{context}: malformed name `{name}`"));
+    }
+    if top && name.contains('*') {
+        return Err(format!(
+            "{context}: `{name}`: a verb is named exactly; only subcommands may be patterns"
+        ));
+    }
+    Ok(())
+}
+
+/// The order patterns are tried in: the longest prefix first, `*` last.
+fn pattern_order(a: &str, b: &str) -> std::cmp::Ordering {
+    b.len().cmp(&a.len()).then_with(|| a.cmp(b))
 }
 
 /// A lexicon entry with its names expanded and its subs sorted, ready to be
@@ -613,9 +649,26 @@ fn node_of(spec: &Spec, name: &str, context: &str) -> BuildResult<Node> {
     if let Some(w) = &spec.with_operands {
         class_variant(&w.class, &context)?;
     }
+    if !spec.words.is_empty() && name != "*" {
+        return Err(format!(
+            "{context}: `words` belong to a subcommand named `*` only"
+        ));
+    }
+    let mut seen_words = BTreeSet::new();
+    for word in &spec.words {
+        check_name(word, true, &context)?;
+        if !seen_words.insert(word) {
+            return Err(format!("{context}: word `{word}` is listed twice"));
+        }
+    }
     let mut subs = Vec::new();
     let mut seen = BTreeSet::new();
     for sub in &spec.subs {
+        if sub.via_option && spec.sub_opts.is_empty() {
+            return Err(format!(
+                "{context}: a `via_option` subcommand needs `sub_opts` to name it"
+            ));
+        }
         for sub_name in names_of(sub, false, &context)? {
             if !seen.insert(sub_name.clone()) {
                 return Err(format!("{context}: sub `{sub_name}` appears twice"));
@@ -623,7 +676,18 @@ fn node_of(spec: &Spec, name: &str, context: &str) -> BuildResult<Node> {
             subs.push(node_of(sub, &sub_name, &context)?);
         }
     }
-    subs.sort_by(|a, b| a.name.cmp(&b.name));
+    // Exact names first, sorted (binary-searched), then the patterns in
+    // the order they are tried.
+    subs.sort_by(|a, b| {
+        let (pa, pb) = (a.name.ends_with('*'), b.name.ends_with('*'));
+        pa.cmp(&pb).then_with(|| {
+            if pa {
+                pattern_order(&a.name, &b.name)
+            } else {
+                a.name.cmp(&b.name)
+            }
+        })
+    });
     Ok(Node {
         name: name.to_string(),
         spec: spec.clone(),
@@ -719,7 +783,7 @@ fn render_flag(flag: &Flag, blob: &mut Blob) -> String {
         long.trim_start_matches(['-', '+']).to_string()
     });
     format!(
-        "FlagRule {{ spellings: {}, class: {}, writes: {writes}, id: {}, note: {}, lowers: {}, runs: {} }}",
+        "FlagRule {{ spellings: {}, class: {}, writes: {writes}, id: {}, note: {}, lowers: {}, runs: {}, secret: {} }}",
         blob.list(&flag.flag),
         capitalised_class(&flag.class),
         blob.text(&id),
@@ -730,7 +794,8 @@ fn render_flag(flag: &Flag, blob: &mut Blob) -> String {
             Some("python") => "Some(Runs::Python)",
             Some(_) => "Some(Runs::CargoConfig)",
             None => "None",
-        }
+        },
+        flag.secret
     )
 }
 
@@ -772,6 +837,9 @@ fn emit_lexicon(dir: &Path, out: &mut String) -> BuildResult<()> {
                     unknown_is_operand: false,
                     reads_past_dashdash: false,
                     sends_arguments: false,
+                    words: Vec::new(),
+                    secret: false,
+                    via_option: false,
                     note: None,
                     examples: Vec::new(),
                 };
@@ -826,6 +894,7 @@ fn emit_lexicon(dir: &Path, out: &mut String) -> BuildResult<()> {
             ));
         }
         let option_len = options.len() - option_start;
+        let exact_subs = node.subs.iter().filter(|s| !s.name.ends_with('*')).count();
         let with_operands = match &spec.with_operands {
             Some(w) => format!("Some(({}, {}))", w.over, capitalised_class(&w.class)),
             None => "None".to_string(),
@@ -837,11 +906,14 @@ fn emit_lexicon(dir: &Path, out: &mut String) -> BuildResult<()> {
             format!("Operands::{first}{}", chars.as_str())
         };
         rows.push(format!(
-            "Spec {{ name: {}, class: {}, writes: {writes}, value_opts: {}, flags: Range {{ start: {flag_start}, len: {} }}, subs: Range {{ start: {sub_start}, len: {sub_len} }}, sub_opts: {}, with_operands: {with_operands}, kv_writes: {}, no_clusters: {}, options: Range {{ start: {option_start}, len: {option_len} }}, option_prefixes: {}, unknown_is_operand: {}, reads_past_dashdash: {}, sends_arguments: {}, note: {} }}",
+            "Spec {{ name: {}, class: {}, writes: {writes}, value_opts: {}, flags: Range {{ start: {flag_start}, len: {} }}, subs: Range {{ start: {sub_start}, len: {sub_len} }}, exact_subs: {exact_subs}, words: {}, secret: {}, via_option: {}, sub_opts: {}, with_operands: {with_operands}, kv_writes: {}, no_clusters: {}, options: Range {{ start: {option_start}, len: {option_len} }}, option_prefixes: {}, unknown_is_operand: {}, reads_past_dashdash: {}, sends_arguments: {}, note: {} }}",
             blob.text(&node.name),
             capitalised_class(&spec.class),
             blob.list(&spec.value_opts),
             spec.flags.len(),
+            blob.list(&spec.words),
+            spec.secret,
+            spec.via_option,
             blob.list(&spec.sub_opts),
             blob.list(&spec.kv_writes),
             spec.no_clusters,

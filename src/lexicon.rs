@@ -33,8 +33,12 @@ pub struct Classified {
     pub effect: Effect,
     /// `lexicon.<verb>[.<sub>…][.<flag>]`.
     pub rule: RuleId,
-    /// The verb and subcommands matched (`["git", "push"]`).
+    /// The verb and subcommands matched (`["git", "push"]`), as named in
+    /// `rules/` (a pattern by its pattern: `["aws", "*", "describe-*"]`).
     pub path: Vec<&'static str>,
+    /// The same, as written where a pattern matched (`aws ec2
+    /// describe-instances`), for reasons.
+    pub command: String,
     /// The deepest spec matched.
     pub spec: &'static Spec,
     /// Note of the spec or of the flag that decided.
@@ -54,6 +58,10 @@ pub struct Classified {
     /// Option values that are code the program runs (`tar -I CMD`), where
     /// they are (the same positions as writes) and what they are.
     pub scripts: Vec<(Written, rules::Runs)>,
+    /// The command prints secrets or credentials (`secret` on its spec or
+    /// on a flag used): the engine adds `cage.secrets.read`. The note of
+    /// the spec or flag that says so.
+    pub secret: Option<&'static str>,
 }
 
 /// Finds a verb's entry: exactly, then lower-cased (case-insensitive file
@@ -88,11 +96,12 @@ pub fn lookup(verb: &str) -> Option<&'static Spec> {
 /// The class a lexicon rule id stands for: the class of the flag it names,
 /// else of its deepest subcommand. `None` when the id names no entry or no
 /// flag of it (an id the programs' readers made, `lexicon.awk.system`).
+/// A pattern subcommand is named by its pattern (`lexicon.aws.*.describe-*`).
 pub fn class_of(rule: &LexiconRule) -> Option<Effect> {
     let (verb, subs) = rule.path.split_first()?;
     let mut spec = rules::lexicon_entry(verb)?;
     for sub in subs {
-        spec = spec.sub(sub)?;
+        spec = spec.sub_named(sub)?;
     }
     match rule.flag {
         None => Some(spec.class),
@@ -110,6 +119,7 @@ pub fn classify(verb: &str, argv: &[Word]) -> Option<Classified> {
     let top = lookup(verb)?;
     let mut spec = top;
     let mut path = vec![top.name()];
+    let mut command = top.name().to_string();
     let mut start = 1;
     let mut unknown_options = Vec::new();
     let mut maybe_options = Vec::new();
@@ -119,17 +129,35 @@ pub fn classify(verb: &str, argv: &[Word]) -> Option<Classified> {
     // Descend into subcommands; the options before each belong to the
     // level they are read at.
     while !spec.subs().is_empty() {
-        let (place, before) = options::first_operand(spec, argv, start);
-        let Some((sub, next)) = place.and_then(|(i, offset, next)| {
-            let name = argv.get(i)?.value.get(offset..)?;
-            spec.sub(name).map(|sub| (sub, next))
+        let (place, before) = options::subcommand_name(spec, argv, start);
+        let Some(found) = place.and_then(|((i, offset, next), by_option)| {
+            let word = argv.get(i)?;
+            let name = word.value.get(offset..)?;
+            let sub = spec.sub_for(name, word.is_static(), by_option)?;
+            // How the reason names it: a pattern by the word that matched,
+            // a name given as an option's value with its option
+            // (`checkout -b feature`, `checkout -bfeature`).
+            let said = match (sub.is_pattern(), by_option) {
+                (false, _) => (None, sub.name()),
+                (true, false) => (None, name),
+                (true, true) if offset > 0 => (None, word.value.as_str()),
+                (true, true) => (i.checked_sub(1).and_then(|o| argv.get(o)), name),
+            };
+            Some((sub, said, next))
         }) else {
             break;
         };
+        let (sub, (option, said), next) = found;
         unknown_options.extend(before.unknown);
         uses.extend(before.uses);
         spec = sub;
         path.push(sub.name());
+        if let Some(option) = option {
+            command.push(' ');
+            command.push_str(&option.value);
+        }
+        command.push(' ');
+        command.push_str(said);
         start = next;
     }
     let reading = options::read(spec, argv, start);
@@ -144,10 +172,14 @@ pub fn classify(verb: &str, argv: &[Word]) -> Option<Classified> {
     let mut writes_mode = spec.writes;
     let mut writes = Vec::new();
     let mut scripts = Vec::new();
+    let mut secret = spec.secret.then(|| spec.note());
     for used in &uses {
         let Some(flag) = used.known.and_then(|k| k.flag()) else {
             continue;
         };
+        if flag.secret && secret.is_none() {
+            secret = Some(flag.note.get());
+        }
         if flag.lowers {
             lowered_by = Some(flag);
             continue;
@@ -198,6 +230,7 @@ pub fn classify(verb: &str, argv: &[Word]) -> Option<Classified> {
         // The help and version words themselves are in no option set.
         unknown_options.truncate(unknown_above);
         maybe_options.clear();
+        secret = None;
     }
     match writes_mode {
         Operands::None => {}
@@ -243,6 +276,7 @@ pub fn classify(verb: &str, argv: &[Word]) -> Option<Classified> {
         effect,
         rule,
         path,
+        command,
         spec,
         note,
         flag,
@@ -251,6 +285,7 @@ pub fn classify(verb: &str, argv: &[Word]) -> Option<Classified> {
         unknown_options,
         maybe_options,
         scripts,
+        secret,
     })
 }
 

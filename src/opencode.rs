@@ -41,9 +41,19 @@ fn spec_verdict(spec: &Spec) -> Verdict {
 /// One spec's rules under `name` (`git`, `git stash`): its own when it
 /// differs from `parent`'s action, an `ask` for each flag that raises an
 /// allowed spec, then its subcommands'.
+///
+/// A pattern subcommand (`aws * describe-*`) is written with its `*`,
+/// which OpenCode reads as any text, spaces included (`aws s3 rm x
+/// describe-y` matches `aws * describe-* *`): such a rule may only ask.
+/// Beneath a pattern only `ask` rules are written, and the action that
+/// holds there stays the parent's.
 fn add_spec(spec: &Spec, name: &str, parent: &str, rules: &mut Map<String, Value>) {
     let verdict = spec_verdict(spec);
-    let own = action(verdict);
+    let mut own = action(verdict);
+    let broad = name.contains('*');
+    if broad && own == "allow" {
+        own = parent;
+    }
     if own != parent {
         rules.insert(format!("{name} *"), Value::String(own.into()));
     }

@@ -108,6 +108,17 @@ pub fn first_operand(
     argv: &[Word],
     start: usize,
 ) -> (Option<NamePlace>, Reading) {
+    let (place, reading) = subcommand_name(spec, argv, start);
+    (place.map(|(place, _)| place), reading)
+}
+
+/// As [`first_operand`], and whether the name is a `sub_opts` option's
+/// value (`git checkout -b NAME`) rather than an operand.
+pub fn subcommand_name(
+    spec: &'static Spec,
+    argv: &[Word],
+    start: usize,
+) -> (Option<(NamePlace, bool)>, Reading) {
     let mut reading = Reading::default();
     let mut i = start;
     while let Some(word) = argv.get(i) {
@@ -118,7 +129,7 @@ pub fn first_operand(
         // `+toolchain` (cargo) and `NAME=value` (make) come before the
         // subcommand; neither is an option.
         if !is_option(text) && !text.starts_with('+') && !crate::peel::is_assignment(text) {
-            return (Some((i, 0, i + 1)), reading);
+            return (Some(((i, 0, i + 1), false)), reading);
         }
         if !is_option(text) {
             i += 1;
@@ -132,10 +143,10 @@ pub fn first_operand(
                         .is_some_and(|k| spec.sub_opts.contains(k.spelling.get()));
                     match used.value {
                         Some(Value::Next(at)) if names_sub => {
-                            return (Some((at, 0, at + 1)), reading);
+                            return (Some(((at, 0, at + 1), true)), reading);
                         }
                         Some(Value::Attached(at)) if names_sub => {
-                            return (Some((used.index, at, used.index + 1)), reading);
+                            return (Some(((used.index, at, used.index + 1), true)), reading);
                         }
                         _ => {}
                     }

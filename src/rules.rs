@@ -112,6 +112,9 @@ pub struct FlagRule {
     pub lowers: bool,
     /// Its value is code the program runs (`tar -I CMD`).
     pub runs: Option<Runs>,
+    /// The flag makes the command print secrets or credentials (`aws ssm
+    /// get-parameter --with-decryption`): rule `cage.secrets.read`.
+    pub secret: bool,
 }
 
 /// What a flag's value is, when the program runs it.
@@ -157,7 +160,19 @@ pub struct Spec {
     /// Options that take the next word as value.
     pub value_opts: TextList,
     flags: Range,
+    /// Its subcommands: first the ones named exactly, sorted by name, then
+    /// the patterns (`describe-*`, longest prefix first, then `*`).
     subs: Range,
+    /// How many of `subs` are named exactly (the rest are patterns).
+    exact_subs: u32,
+    /// For a `*` subcommand: the only words it matches (none: any word).
+    words: TextList,
+    /// It prints secrets or credentials (`aws secretsmanager
+    /// get-secret-value`): rule `cage.secrets.read`, whatever its class.
+    pub secret: bool,
+    /// Only a `sub_opts` option's value selects it (`git checkout -b
+    /// NAME`), never an operand (`git checkout FILE`).
+    pub via_option: bool,
     /// Options whose value names the subcommand (`python -m pytest`).
     pub sub_opts: TextList,
     /// `(over, class)`: with more than `over` operands the class becomes `class`.
@@ -224,18 +239,99 @@ impl Spec {
         rest.get(..len).unwrap_or_default()
     }
 
-    /// Subcommands, sorted by name.
+    /// Subcommands: those named exactly, sorted by name, then the
+    /// patterns, in the order they are tried.
     pub fn subs(&self) -> &'static [Spec] {
         self.subs.of(&SPECS)
     }
 
-    /// The subcommand called `name`, if any.
-    pub fn sub(&self, name: &str) -> Option<&'static Spec> {
-        self.subs
-            .of(&SPEC_NAMES)
+    /// Whether this subcommand is a pattern: `*` (any word, or any of its
+    /// `words`) or a prefix ending in `*` (`describe-*`).
+    pub fn is_pattern(&self) -> bool {
+        self.name().ends_with('*')
+    }
+
+    /// For a `*` subcommand, the only words it matches (empty: any).
+    pub fn words(&self) -> impl Iterator<Item = &'static str> {
+        self.words.iter()
+    }
+
+    /// Whether this pattern subcommand matches `word`: `*` any word (or
+    /// one of its `words`), `prefix*` a word longer than the prefix that
+    /// starts with it; either only a word of letters, digits, `-`, `_`,
+    /// `.` and `/` that starts with neither `-` nor `/`.
+    /// A subcommand named exactly matches nothing here.
+    fn matches(&self, word: &str) -> bool {
+        // Only a word that could be a command's or a branch's name:
+        // letters, digits, `-`, `_`, `.` and `/`, not starting with `-`
+        // (never a URL, an absolute path or a `key=value`).
+        if word.starts_with(['-', '/'])
+            || !word
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'/'))
+        {
+            return false;
+        }
+        let name = self.name();
+        match name.strip_suffix('*') {
+            Some("") => self.words.len == 0 || self.words.contains(word),
+            Some(prefix) => word.len() > prefix.len() && word.starts_with(prefix),
+            None => false,
+        }
+    }
+
+    /// The subcommand called exactly `name`, if any.
+    fn exact_sub(&self, name: &str) -> Option<&'static Spec> {
+        let names = self.subs.of(&SPEC_NAMES);
+        names
+            .get(..self.exact_subs as usize)
+            .unwrap_or_default()
             .binary_search(&name)
             .ok()
             .and_then(|i| self.subs().get(i))
+    }
+
+    /// The subcommand the word `name` selects: the one named exactly,
+    /// else, when the word is known before the command runs (`literal`),
+    /// the first pattern that matches it. A word only known at run time
+    /// (`$svc`, a glob) never meets a pattern: it could be any word, or
+    /// several.
+    ///
+    /// `by_option`: the word is a `sub_opts` option's value; a subcommand
+    /// marked `via_option` is selected only so.
+    pub fn sub_for(&self, name: &str, literal: bool, by_option: bool) -> Option<&'static Spec> {
+        let allowed = |sub: &&'static Spec| by_option || !sub.via_option;
+        if let Some(found) = self.exact_sub(name).filter(allowed) {
+            return Some(found);
+        }
+        if !literal {
+            return None;
+        }
+        self.subs()
+            .get(self.exact_subs as usize..)
+            .unwrap_or_default()
+            .iter()
+            .filter(allowed)
+            .find(|sub| sub.matches(name))
+    }
+
+    /// The subcommand an operand called `name` selects, if any: exactly,
+    /// else by pattern.
+    pub fn sub(&self, name: &str) -> Option<&'static Spec> {
+        self.sub_for(name, true, false)
+    }
+
+    /// The subcommand whose own name is `name`, pattern or not (`*`,
+    /// `describe-*`): how a rule id, which names the pattern, finds its
+    /// entry.
+    pub fn sub_named(&self, name: &str) -> Option<&'static Spec> {
+        self.exact_sub(name).or_else(|| {
+            self.subs()
+                .get(self.exact_subs as usize..)
+                .unwrap_or_default()
+                .iter()
+                .find(|sub| sub.name() == name)
+        })
     }
 }
 
@@ -651,7 +747,11 @@ mod tests {
         assert!(WRAPPERS.windows(2).all(|w| w[0].name < w[1].name));
         assert!(SHELLS.windows(2).all(|w| w[0] < w[1]));
         fn subs_sorted(spec: &Spec) -> bool {
-            spec.subs().windows(2).all(|w| w[0].name() < w[1].name())
+            let exact = &spec.subs()[..spec.exact_subs as usize];
+            let patterns = &spec.subs()[spec.exact_subs as usize..];
+            exact.windows(2).all(|w| w[0].name() < w[1].name())
+                && exact.iter().all(|s| !s.is_pattern())
+                && patterns.iter().all(Spec::is_pattern)
                 && spec.subs().iter().all(subs_sorted)
         }
         assert!(lexicon().iter().all(subs_sorted));

@@ -635,6 +635,11 @@ pub fn secret_read(
             if let Some(path) = w.value.strip_prefix("if=") {
                 inner.value = path.to_string();
                 inner.tilde = path.starts_with('~');
+            } else if let Some(path) = file_url(&w.value) {
+                // `aws … --filters file://.env` reads the file and sends
+                // it (and prints it back in the error it makes).
+                inner.value = path.to_string();
+                inner.tilde = path.starts_with('~');
             } else if verb == "git"
                 && let Some((_, path)) = w.value.split_once(':')
             {
@@ -647,6 +652,7 @@ pub fn secret_read(
             let (option, value) = w.value.split_once('=')?;
             (option.starts_with("--") && !value.is_empty()).then(|| {
                 let mut inner = w.clone();
+                let value = file_url(value).unwrap_or(value);
                 inner.value = value.to_string();
                 inner.tilde = value.starts_with('~');
                 inner
@@ -713,8 +719,16 @@ pub fn secret_read(
     }
     if verb == "kubectl" {
         let words: Vec<&str> = args.iter().map(|w| w.value.as_str()).collect();
+        // Resource names are read in any case and listed with commas
+        // (`Secret`, `pods,secrets`, `secrets/db`, `secret.v1`); `--raw`
+        // reads any API path.
+        let names_secrets = |w: &&str| {
+            w.to_ascii_lowercase()
+                .split([',', '/'])
+                .any(|part| part.starts_with("secret"))
+        };
         if let Some(at) = words.iter().position(|w| *w == "get" || *w == "describe")
-            && words.iter().skip(at + 1).any(|w| w.starts_with("secret"))
+            && words.iter().skip(at + 1).any(names_secrets)
         {
             return Some("prints Kubernetes secrets".to_string());
         }
@@ -746,6 +760,15 @@ pub fn secret_read(
     };
     dumps_environment
         .then(|| format!("`{verb}` prints every environment variable, secrets included"))
+}
+
+/// The path of a `file://PATH` or `fileb://PATH` value (the AWS CLI reads
+/// such a parameter from the file).
+fn file_url(value: &str) -> Option<&str> {
+    value
+        .strip_prefix("file://")
+        .or_else(|| value.strip_prefix("fileb://"))
+        .filter(|path| !path.is_empty())
 }
 
 /// Whether a word is `NAME=value`.

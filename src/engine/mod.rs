@@ -786,7 +786,7 @@ impl<'a> Run<'a> {
         if classified.effect.verdict() != Verdict::Free {
             return;
         }
-        let command = classified.path.join(" ");
+        let command = &classified.command;
         if let Some(word) = classified
             .unknown_options
             .first()

@@ -156,6 +156,7 @@ impl Run<'_> {
         if !is_script && !recipes_read {
             self.lexicon_finding(&classified, part);
         }
+        self.lexicon_secret(&classified, part, depth);
         self.wrapper_floor(wrapping.wrapper, wrapping.class, effect, part);
         self.frozen_dependencies(verb, args, part, depth);
         self.copies_into_folder(verb, args, &ctx);
@@ -319,8 +320,8 @@ impl Run<'_> {
     fn lexicon_finding(&mut self, classified: &Classified, part: &str) {
         let effect = classified.effect;
         let command = match classified.flag {
-            Some(flag) => format!("{} {flag}", classified.path.join(" ")),
-            None => classified.path.join(" "),
+            Some(flag) => format!("{} {flag}", classified.command),
+            None => classified.command.clone(),
         };
         self.find(
             effect.verdict(),
@@ -331,6 +332,27 @@ impl Run<'_> {
                 suffix(classified.note)
             ),
             effect.remediation(),
+            part,
+        );
+    }
+
+    /// A command the lexicon marks `secret` (`aws secretsmanager
+    /// get-secret-value`, `ssm get-parameter --with-decryption`): what it
+    /// prints would enter the model's context.
+    fn lexicon_secret(&mut self, classified: &Classified, part: &str, depth: usize) {
+        let Some(note) = classified.secret else {
+            return;
+        };
+        let command = &classified.command;
+        self.note(depth, || format!("secrets: {command} prints secrets"));
+        self.find(
+            Verdict::Signed,
+            Rule::CageSecretsRead,
+            format!(
+                "`{command}` prints secrets or credentials{}; they would enter the model's context",
+                suffix(note)
+            ),
+            "Ask the person for the one value you need, or let them run the command themselves.",
             part,
         );
     }
