@@ -161,6 +161,12 @@ pub fn judge_sql(dialect: Dialect, text: &str) -> Vec<Finding> {
             break;
         }
         let shown = chunk_text(chunk);
+        if let Some(kind) = pragma(chunk) {
+            if kind != Kind::Read {
+                findings.push(Finding::new(kind, &shown));
+            }
+            continue;
+        }
         let parsed = Parser::new(parser_dialect.as_ref())
             .with_recursion_limit(RECURSION_LIMIT)
             .with_tokens_with_locations(chunk.to_vec())
@@ -355,6 +361,40 @@ const PRAGMA_WITHOUT_VALUE: &[&str] = &[
     "table_list",
     "user_version",
 ];
+
+/// A `PRAGMA` statement, read by its words (the parser takes only
+/// literals for its argument): `PRAGMA [schema.]name`, `PRAGMA
+/// name(arg)`, `PRAGMA name = value`.
+fn pragma(chunk: &[TokenWithSpan]) -> Option<Kind> {
+    let solid: Vec<&Token> = chunk
+        .iter()
+        .map(|t| &t.token)
+        .filter(|t| !is_blank(t))
+        .collect();
+    let word = |t: Option<&&Token>| match t {
+        Some(Token::Word(w)) => Some(w.value.clone()),
+        _ => None,
+    };
+    if !word(solid.first()).is_some_and(|w| w.eq_ignore_ascii_case("PRAGMA")) {
+        return None;
+    }
+    let mut rest = solid.get(1..).unwrap_or(&[]);
+    let mut name = word(rest.first()).unwrap_or_default();
+    if rest.get(1) == Some(&&Token::Period) {
+        name = word(rest.get(2)).unwrap_or_default();
+        rest = rest.get(2..).unwrap_or(&[]);
+    }
+    let kind = match rest.get(1..).unwrap_or(&[]) {
+        [] => pragma_kind(&name, false, false),
+        [Token::LParen, arg, Token::RParen]
+            if matches!(arg, Token::Word(_) | Token::SingleQuotedString(_)) =>
+        {
+            pragma_kind(&name, true, false)
+        }
+        _ => Kind::Mutate,
+    };
+    Some(kind)
+}
 
 fn pragma_kind(name: &str, has_value: bool, is_eq: bool) -> Kind {
     let name = name.to_ascii_lowercase();

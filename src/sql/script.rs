@@ -243,7 +243,12 @@ pub(super) fn split(dialect: Dialect, text: &str) -> Split {
                 i += 1;
             }
             State::Quoted { close, escapes } => {
-                if c == '\\' && close == '\'' && !escapes && dialect == Dialect::Postgres {
+                if c == '\\'
+                    && matches!(next, Some('\'' | '\\'))
+                    && close == '\''
+                    && !escapes
+                    && dialect == Dialect::Postgres
+                {
                     // Under `standard_conforming_strings = off` psql and
                     // the server read `\'` as an escaped quote.
                     out.findings.push(Finding::new(

@@ -264,14 +264,16 @@ impl Run<'_> {
         }
         match feeds::stdin_producer(site.script, site.command) {
             Producer::Literal(text) => Some(Given { text, origin }),
-            Producer::Network(what) | Producer::Opaque(what) => {
-                self.find(
-                    Verdict::Signed,
-                    Rule::SqlSession,
-                    format!("{verb} runs SQL produced by {what}, which portcullis cannot see"),
-                    SESSION_REMEDIATION,
-                    part,
-                );
+            // SQL from the network or a decoder is code nobody has read:
+            // the floor, as for a shell.
+            Producer::Network(what) => {
+                self.note(ctx.depth, || format!("{verb} reads SQL from the network ({what})"));
+                self.floor(FloorRule::PipeNetworkShell, part, ctx.depth);
+                None
+            }
+            Producer::Opaque(what) => {
+                self.note(ctx.depth, || format!("{verb} reads SQL produced by {what}"));
+                self.floor(FloorRule::PipeOpaqueShell, part, ctx.depth);
                 None
             }
             Producer::File | Producer::Dynamic => {
