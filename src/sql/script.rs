@@ -137,6 +137,8 @@ pub(super) fn split(dialect: Dialect, text: &str) -> Split {
                             let command = text.get(offset(i)..offset(end)).unwrap_or("");
                             out.findings.push(Finding::new(Kind::ClientCommand, command));
                             out.sql.push(' ');
+                            i = end;
+                            continue;
                         }
                         i += 2;
                         continue;
