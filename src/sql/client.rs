@@ -276,16 +276,25 @@ pub fn read(client: &Client, args: &[&str]) -> Reading {
                     Some((n, _)) => (n, Some(n.len() + 1)),
                     None => (arg, None),
                 };
-                let name = name.strip_prefix('-').filter(|n| n.starts_with('-')).unwrap_or(name);
+                let name = name
+                    .strip_prefix('-')
+                    .filter(|n| n.starts_with('-'))
+                    .unwrap_or(name);
                 let Some(opt) = lookup(client, name) else {
-                    reading.asks.push((this, format!("`{arg}` is not a known option of {}", client.names[0])));
+                    reading.asks.push((
+                        this,
+                        format!("`{arg}` is not a known option of {}", client.names[0]),
+                    ));
                     continue;
                 };
                 let value = match attached {
                     Some(at) => Some(Place { word: this, at }),
                     None if takes_value(opt) => {
                         i += 1;
-                        args.get(this + 1).map(|_| Place { word: this + 1, at: 0 })
+                        args.get(this + 1).map(|_| Place {
+                            word: this + 1,
+                            at: 0,
+                        })
                     }
                     None => None,
                 };
@@ -299,7 +308,10 @@ pub fn read(client: &Client, args: &[&str]) -> Reading {
                     };
                     let spelled = format!("--{name}");
                     let Some(opt) = lookup(client, &spelled) else {
-                        reading.asks.push((this, format!("`{spelled}` is not a known option of {}", client.names[0])));
+                        reading.asks.push((
+                            this,
+                            format!("`{spelled}` is not a known option of {}", client.names[0]),
+                        ));
                         continue;
                     };
                     let value = match (attached, opt) {
@@ -307,12 +319,17 @@ pub fn read(client: &Client, args: &[&str]) -> Reading {
                         (None, Opt::Password) => None,
                         (None, opt) if takes_value(opt) => {
                             i += 1;
-                            args.get(this + 1).map(|_| Place { word: this + 1, at: 0 })
+                            args.get(this + 1).map(|_| Place {
+                                word: this + 1,
+                                at: 0,
+                            })
                         }
                         (None, _) => None,
                     };
                     if attached.is_some() && !takes_value(opt) && opt != Opt::Password {
-                        reading.asks.push((this, format!("`{spelled}` takes no value")));
+                        reading
+                            .asks
+                            .push((this, format!("`{spelled}` takes no value")));
                         continue;
                     }
                     apply(&mut reading, opt, arg, this, value);
@@ -323,7 +340,10 @@ pub fn read(client: &Client, args: &[&str]) -> Reading {
                 while let Some((at, c)) = chars.next() {
                     let spelled = format!("-{c}");
                     let Some(opt) = lookup(client, &spelled) else {
-                        reading.asks.push((this, format!("`{spelled}` is not a known option of {}", client.names[0])));
+                        reading.asks.push((
+                            this,
+                            format!("`{spelled}` is not a known option of {}", client.names[0]),
+                        ));
                         break;
                     };
                     let rest = at + c.len_utf8();
@@ -333,10 +353,16 @@ pub fn read(client: &Client, args: &[&str]) -> Reading {
                     }
                     if takes_value(opt) {
                         let value = if rest < arg.len() {
-                            Some(Place { word: this, at: rest })
+                            Some(Place {
+                                word: this,
+                                at: rest,
+                            })
                         } else {
                             i += 1;
-                            args.get(this + 1).map(|_| Place { word: this + 1, at: 0 })
+                            args.get(this + 1).map(|_| Place {
+                                word: this + 1,
+                                at: 0,
+                            })
                         };
                         apply(&mut reading, opt, arg, this, value);
                         break;
@@ -349,7 +375,14 @@ pub fn read(client: &Client, args: &[&str]) -> Reading {
     match client.operands {
         Operands::Names(n) => {
             for &extra in operands.iter().skip(n) {
-                reading.asks.push((extra, format!("{} takes no operand `{}`", client.names[0], args.get(extra).unwrap_or(&""))));
+                reading.asks.push((
+                    extra,
+                    format!(
+                        "{} takes no operand `{}`",
+                        client.names[0],
+                        args.get(extra).unwrap_or(&"")
+                    ),
+                ));
             }
         }
         Operands::FileThenSql => {
@@ -361,22 +394,25 @@ pub fn read(client: &Client, args: &[&str]) -> Reading {
             for (n, &operand) in operands.iter().enumerate() {
                 let word = args.get(operand).copied().unwrap_or("");
                 if n > 0 || word.ends_with(".js") {
-                    reading.asks.push((operand, format!("mongosh runs `{word}`")));
+                    reading
+                        .asks
+                        .push((operand, format!("mongosh runs `{word}`")));
                 }
             }
         }
     }
     let given = !reading.sql.is_empty() || !reading.files.is_empty() || !reading.js.is_empty();
     // psql -l lists the databases and reads no input.
-    let lists = client.names[0] == "psql"
-        && args.iter().any(|a| *a == "-l" || *a == "--list");
+    let lists = client.names[0] == "psql" && args.iter().any(|a| *a == "-l" || *a == "--list");
     reading.stdin = !given && !reading.info && !lists;
     // sqlite3 and duckdb: `-cmd` and `-init` run first, and the input is
     // still read unless SQL is given as an operand (or by duckdb's `-c`).
     if client.operands == Operands::FileThenSql {
         let sql_operand = operands.len() > 1;
         let duckdb_c = client.dialect == Dialect::DuckDb
-            && args.iter().any(|a| matches!(*a, "-c" | "-s" | "--c" | "--s"));
+            && args
+                .iter()
+                .any(|a| matches!(*a, "-c" | "-s" | "--c" | "--s"));
         reading.stdin = !reading.info && !sql_operand && !duckdb_c;
     }
     reading
@@ -391,7 +427,10 @@ fn lookup(client: &Client, spelled: &str) -> Option<Opt> {
 }
 
 fn takes_value(opt: Opt) -> bool {
-    matches!(opt, Opt::Value | Opt::Sql | Opt::File | Opt::Js | Opt::Asks(_, true))
+    matches!(
+        opt,
+        Opt::Value | Opt::Sql | Opt::File | Opt::Js | Opt::Asks(_, true)
+    )
 }
 
 fn apply(reading: &mut Reading, opt: Opt, arg: &str, word: usize, value: Option<Place>) {

@@ -157,7 +157,10 @@ pub fn judge_sql(dialect: Dialect, text: &str) -> Vec<Finding> {
         }
         statements += 1;
         if statements > MAX_STATEMENTS {
-            findings.push(Finding::new(Kind::ParseError, "more than 1,000 SQL statements"));
+            findings.push(Finding::new(
+                Kind::ParseError,
+                "more than 1,000 SQL statements",
+            ));
             break;
         }
         let shown = chunk_text(chunk);
@@ -418,11 +421,51 @@ const WRITING_WORDS: &[&str] = &[
 
 /// Words that may stand before `(` without being a function call.
 const PAREN_WORDS: &[&str] = &[
-    "ALL", "AND", "ANY", "ARRAY", "AS", "BETWEEN", "BY", "CASE", "CUBE", "DISTINCT", "ELSE",
-    "EXCEPT", "EXISTS", "EXPLAIN", "FILTER", "FROM", "GROUP", "GROUPING", "HAVING", "IN",
-    "INTERSECT", "IS", "JOIN", "LATERAL", "LIKE", "ILIKE", "LIMIT", "NOT", "OFFSET", "ON", "OR",
-    "OVER", "ROLLUP", "ROW", "SELECT", "SETS", "SOME", "THEN", "UNION", "USING", "VALUES",
-    "WHEN", "WHERE", "WITH", "WITHIN",
+    "ALL",
+    "AND",
+    "ANY",
+    "ARRAY",
+    "AS",
+    "BETWEEN",
+    "BY",
+    "CASE",
+    "CUBE",
+    "DISTINCT",
+    "ELSE",
+    "EXCEPT",
+    "EXISTS",
+    "EXPLAIN",
+    "FILTER",
+    "FROM",
+    "GROUP",
+    "GROUPING",
+    "HAVING",
+    "IN",
+    "INTERSECT",
+    "IS",
+    "JOIN",
+    "LATERAL",
+    "LIKE",
+    "ILIKE",
+    "LIMIT",
+    "NOT",
+    "OFFSET",
+    "ON",
+    "OR",
+    "OVER",
+    "ROLLUP",
+    "ROW",
+    "SELECT",
+    "SETS",
+    "SOME",
+    "THEN",
+    "UNION",
+    "USING",
+    "VALUES",
+    "WHEN",
+    "WHERE",
+    "WITH",
+    "WITHIN",
 ];
 
 /// The words of one read-only statement: writing words and calls of

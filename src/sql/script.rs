@@ -22,7 +22,10 @@ enum State {
     Normal,
     /// In a quoted string or identifier closed by this character;
     /// `escapes`: a backslash escapes the next character.
-    Quoted { close: char, escapes: bool },
+    Quoted {
+        close: char,
+        escapes: bool,
+    },
     /// In `-- …` or `# …`, to the end of the line.
     LineComment,
     /// In `/* … */`, this deep.
@@ -32,9 +35,42 @@ enum State {
 /// psql's backslash commands that only read or only format: `\d` and
 /// every `\d…` describe command are matched by their first letter.
 const PSQL_READ: &[&str] = &[
-    "?", "a", "C", "conninfo", "copyright", "encoding", "errverbose", "f", "g", "gx", "H",
-    "h", "help", "l", "l+", "list", "list+", "lo_list", "p", "print", "pset", "q", "quit", "sf",
-    "sf+", "sv", "sv+", "t", "T", "timing", "x", "z", "echo", "warn", "qecho", "dconfig",
+    "?",
+    "a",
+    "C",
+    "conninfo",
+    "copyright",
+    "encoding",
+    "errverbose",
+    "f",
+    "g",
+    "gx",
+    "H",
+    "h",
+    "help",
+    "l",
+    "l+",
+    "list",
+    "list+",
+    "lo_list",
+    "p",
+    "print",
+    "pset",
+    "q",
+    "quit",
+    "sf",
+    "sf+",
+    "sv",
+    "sv+",
+    "t",
+    "T",
+    "timing",
+    "x",
+    "z",
+    "echo",
+    "warn",
+    "qecho",
+    "dconfig",
 ];
 
 /// psql commands that send the statement (read as `;`), when given no
@@ -43,18 +79,64 @@ const PSQL_SEND: &[&str] = &["g", "gx"];
 
 /// sqlite3's and duckdb's dot-commands that only read or only format.
 const DOT_READ: &[&str] = &[
-    "bail", "changes", "databases", "dbinfo", "dump", "echo", "eqp", "exit", "explain",
-    "fullschema", "header", "headers", "help", "indexes", "indices", "lint", "mode", "nullvalue",
-    "print", "quit", "schema", "separator", "show", "stats", "tables", "timer", "version",
+    "bail",
+    "changes",
+    "databases",
+    "dbinfo",
+    "dump",
+    "echo",
+    "eqp",
+    "exit",
+    "explain",
+    "fullschema",
+    "header",
+    "headers",
+    "help",
+    "indexes",
+    "indices",
+    "lint",
+    "mode",
+    "nullvalue",
+    "print",
+    "quit",
+    "schema",
+    "separator",
+    "show",
+    "stats",
+    "tables",
+    "timer",
+    "version",
     "width",
 ];
 
 /// mysql's client commands in their long form, recognised starting a
 /// line (`use` is left to the SQL: it is a statement too).
 const MYSQL_COMMANDS: &[&str] = &[
-    "?", "charset", "clear", "connect", "delimiter", "edit", "ego", "exit", "go", "help",
-    "nopager", "notee", "nowarning", "pager", "print", "prompt", "query_attributes", "quit",
-    "rehash", "resetconnection", "source", "ssl_session_data_print", "status", "system", "tee",
+    "?",
+    "charset",
+    "clear",
+    "connect",
+    "delimiter",
+    "edit",
+    "ego",
+    "exit",
+    "go",
+    "help",
+    "nopager",
+    "notee",
+    "nowarning",
+    "pager",
+    "print",
+    "prompt",
+    "query_attributes",
+    "quit",
+    "rehash",
+    "resetconnection",
+    "source",
+    "ssl_session_data_print",
+    "status",
+    "system",
+    "tee",
     "warnings",
 ];
 
@@ -135,7 +217,8 @@ pub(super) fn split(dialect: Dialect, text: &str) -> Split {
                         } else {
                             let end = line_end(&chars, i);
                             let command = text.get(offset(i)..offset(end)).unwrap_or("");
-                            out.findings.push(Finding::new(Kind::ClientCommand, command));
+                            out.findings
+                                .push(Finding::new(Kind::ClientCommand, command));
                             out.sql.push(' ');
                             i = end;
                             continue;
@@ -205,8 +288,7 @@ pub(super) fn split(dialect: Dialect, text: &str) -> Split {
                         pending = true;
                     }
                     '-' if next == Some('-') => {
-                        if dialect == Dialect::MySql
-                            && !at(i + 2).is_none_or(|n| n.is_whitespace())
+                        if dialect == Dialect::MySql && !at(i + 2).is_none_or(|n| n.is_whitespace())
                         {
                             // mysql reads `--x` as minus minus x; the
                             // parser may read a comment.
@@ -285,8 +367,10 @@ pub(super) fn split(dialect: Dialect, text: &str) -> Split {
                     line_start = true;
                 } else if c == '\\' && dialect == Dialect::MySql {
                     // mysql's client may still see a command here.
-                    out.findings
-                        .push(Finding::new(Kind::ClientCommand, "a backslash in a comment"));
+                    out.findings.push(Finding::new(
+                        Kind::ClientCommand,
+                        "a backslash in a comment",
+                    ));
                 }
                 out.sql.push(c);
                 i += 1;
@@ -308,16 +392,20 @@ pub(super) fn split(dialect: Dialect, text: &str) -> Split {
                     } else {
                         // Clients that do not nest comments and a parser
                         // that might: not read.
-                        out.findings
-                            .push(Finding::new(Kind::ParseError, "a comment opened in a comment"));
+                        out.findings.push(Finding::new(
+                            Kind::ParseError,
+                            "a comment opened in a comment",
+                        ));
                     }
                     out.sql.push_str("/*");
                     i += 2;
                     continue;
                 }
                 if c == '\\' && dialect == Dialect::MySql {
-                    out.findings
-                        .push(Finding::new(Kind::ClientCommand, "a backslash in a comment"));
+                    out.findings.push(Finding::new(
+                        Kind::ClientCommand,
+                        "a backslash in a comment",
+                    ));
                 }
                 out.sql.push(c);
                 i += 1;

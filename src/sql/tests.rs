@@ -4,7 +4,10 @@ use super::*;
 
 /// The kinds found in `text`, sorted, without repeats.
 fn kinds(dialect: Dialect, text: &str) -> Vec<Kind> {
-    let mut kinds: Vec<Kind> = judge_input(dialect, text).into_iter().map(|f| f.kind).collect();
+    let mut kinds: Vec<Kind> = judge_input(dialect, text)
+        .into_iter()
+        .map(|f| f.kind)
+        .collect();
     kinds.sort();
     kinds.dedup();
     kinds
@@ -149,7 +152,11 @@ fn too_long_and_too_deep_are_parse_errors() {
     assert_eq!(kinds(Dialect::Postgres, &long), vec![Kind::ParseError]);
     let deep = format!("SELECT {}1{}", "(".repeat(200), ")".repeat(200));
     assert_eq!(kinds(Dialect::Postgres, &deep), vec![Kind::ParseError]);
-    let cases = format!("SELECT {} 1 {}", "CASE WHEN 1 THEN ".repeat(100), " END".repeat(100));
+    let cases = format!(
+        "SELECT {} 1 {}",
+        "CASE WHEN 1 THEN ".repeat(100),
+        " END".repeat(100)
+    );
     assert_eq!(kinds(Dialect::Postgres, &cases), vec![Kind::ParseError]);
 }
 
@@ -166,7 +173,11 @@ fn nesting_within_the_limit_is_read_quickly() {
         let n = MAX_NESTING - 1;
         for text in [
             format!("SELECT 1 FROM {}t{}", "(".repeat(n), ")".repeat(n)),
-            format!("SELECT {}1{}", "replace(".repeat(n), ", 'a', 'b')".repeat(n)),
+            format!(
+                "SELECT {}1{}",
+                "replace(".repeat(n),
+                ", 'a', 'b')".repeat(n)
+            ),
             format!("SELECT {}1{}", "(".repeat(n), ")".repeat(n)),
         ] {
             let start = std::time::Instant::now();
@@ -182,8 +193,27 @@ fn nesting_within_the_limit_is_read_quickly() {
 #[test]
 fn no_input_panics() {
     for text in [
-        "", ";", ";;;", "\\", "\\\\", ".", "'", "\"", "$", "$$", "$a", "/*", "--", "#", "E'",
-        ":", "::", "\u{0}", "SELECT '\u{1F600}'", "\\d\u{e9}", ".\u{e9}",
+        "",
+        ";",
+        ";;;",
+        "\\",
+        "\\\\",
+        ".",
+        "'",
+        "\"",
+        "$",
+        "$$",
+        "$a",
+        "/*",
+        "--",
+        "#",
+        "E'",
+        ":",
+        "::",
+        "\u{0}",
+        "SELECT '\u{1F600}'",
+        "\\d\u{e9}",
+        ".\u{e9}",
     ] {
         for dialect in [
             Dialect::Postgres,
@@ -211,17 +241,27 @@ fn psql_options() {
     let r = read("psql", &["--command=SELECT 1"]);
     assert_eq!(r.sql, vec![Place { word: 0, at: 10 }]);
     assert_eq!(read("psql", &["-o", "f", "-c", "x"]).asks.len(), 1);
-    assert_eq!(read("psql", &["--comm=x"]).asks.len(), 1, "abbreviations ask");
+    assert_eq!(
+        read("psql", &["--comm=x"]).asks.len(),
+        1,
+        "abbreviations ask"
+    );
     assert_eq!(read("psql", &["-Z"]).asks.len(), 1);
     assert!(read("psql", &["app"]).stdin);
     assert!(!read("psql", &["-l"]).stdin);
-    assert_eq!(read("psql", &["-f", "x.sql"]).files, vec![Place { word: 1, at: 0 }]);
+    assert_eq!(
+        read("psql", &["-f", "x.sql"]).files,
+        vec![Place { word: 1, at: 0 }]
+    );
     assert_eq!(read("psql", &["a", "b", "c"]).asks.len(), 1);
 }
 
 #[test]
 fn mysql_options() {
-    let r = read("mysql", &["-u", "root", "-pSECRET", "app", "-e", "SELECT 1"]);
+    let r = read(
+        "mysql",
+        &["-u", "root", "-pSECRET", "app", "-e", "SELECT 1"],
+    );
     assert_eq!(r.sql, vec![Place { word: 5, at: 0 }]);
     assert!(r.asks.is_empty(), "{:?}", r.asks);
     let r = read("mysql", &["-p", "app"]);
@@ -232,7 +272,10 @@ fn mysql_options() {
 
 #[test]
 fn sqlite_options_and_operands() {
-    let r = read("sqlite3", &["-csv", "--header", "app.db", "SELECT 1", ".tables"]);
+    let r = read(
+        "sqlite3",
+        &["-csv", "--header", "app.db", "SELECT 1", ".tables"],
+    );
     assert_eq!(r.sql.len(), 2);
     assert!(r.asks.is_empty() && !r.stdin);
     let r = read("sqlite3", &["-cmd", ".shell x", "app.db"]);

@@ -62,13 +62,23 @@ impl Run<'_> {
         let mut worst = Effect::Inspect;
         for (_, why) in &reading.asks {
             worst = Effect::Mutate;
-            self.find(Verdict::Signed, Rule::SqlClientOption, format!("{verb}: {why}"), OPTION_REMEDIATION, part);
+            self.find(
+                Verdict::Signed,
+                Rule::SqlClientOption,
+                format!("{verb}: {why}"),
+                OPTION_REMEDIATION,
+                part,
+            );
         }
         // Words only known at run time where the client reads options.
         for word in args.iter().filter(|w| w.dynamic) {
-            if !reading.sql.iter().chain(&reading.files).chain(&reading.js).any(|p| {
-                args.get(p.word).is_some_and(|w| std::ptr::eq(w, word))
-            }) {
+            if !reading
+                .sql
+                .iter()
+                .chain(&reading.files)
+                .chain(&reading.js)
+                .any(|p| args.get(p.word).is_some_and(|w| std::ptr::eq(w, word)))
+            {
                 worst = Effect::Mutate;
                 self.find(
                     Verdict::Signed,
@@ -123,7 +133,9 @@ impl Run<'_> {
         }
         for g in &given {
             let findings = sql::judge_input(client.dialect, &g.text);
-            self.note(depth, || format!("sql: {} ({} findings)", g.origin, findings.len()));
+            self.note(depth, || {
+                format!("sql: {} ({} findings)", g.origin, findings.len())
+            });
             for finding in findings {
                 let effect = self.sql_finding(verb, &finding, &g.origin, part, depth);
                 if effect.rank() > worst.rank() {
@@ -199,7 +211,10 @@ impl Run<'_> {
                 self.find(
                     Verdict::Signed,
                     Rule::SqlSession,
-                    format!("{verb} runs the SQL in {}, which is {why}", limits::clip(&file.value, 80)),
+                    format!(
+                        "{verb} runs the SQL in {}, which is {why}",
+                        limits::clip(&file.value, 80)
+                    ),
                     SESSION_REMEDIATION,
                     ctx.part(),
                 );
@@ -214,7 +229,12 @@ impl Run<'_> {
         let part = ctx.part();
         let origin = format!("read by {verb} from stdin");
         match &site.command.stdin {
-            Stdin::Inherited if !matches!(feeds::stdin_producer(site.script, site.command), Producer::Network(_)) => {
+            Stdin::Inherited
+                if !matches!(
+                    feeds::stdin_producer(site.script, site.command),
+                    Producer::Network(_)
+                ) =>
+            {
                 self.find(
                     Verdict::Signed,
                     Rule::SqlSession,
@@ -234,7 +254,10 @@ impl Run<'_> {
                         self.find(
                             Verdict::Signed,
                             Rule::SqlSession,
-                            format!("{verb} reads SQL from {}, which portcullis cannot read", limits::clip(&file.value, 80)),
+                            format!(
+                                "{verb} reads SQL from {}, which portcullis cannot read",
+                                limits::clip(&file.value, 80)
+                            ),
                             SESSION_REMEDIATION,
                             part,
                         );
@@ -267,7 +290,9 @@ impl Run<'_> {
             // SQL from the network or a decoder is code nobody has read:
             // the floor, as for a shell.
             Producer::Network(what) => {
-                self.note(ctx.depth, || format!("{verb} reads SQL from the network ({what})"));
+                self.note(ctx.depth, || {
+                    format!("{verb} reads SQL from the network ({what})")
+                });
                 self.floor(FloorRule::PipeNetworkShell, part, ctx.depth);
                 None
             }
@@ -290,7 +315,14 @@ impl Run<'_> {
     }
 
     /// One finding of the lane as the engine's; returns its class.
-    fn sql_finding(&mut self, verb: &str, finding: &Finding, origin: &str, part: &str, depth: usize) -> Effect {
+    fn sql_finding(
+        &mut self,
+        verb: &str,
+        finding: &Finding,
+        origin: &str,
+        part: &str,
+        depth: usize,
+    ) -> Effect {
         let what = &finding.what;
         let (rule, reason, remediation, effect) = match finding.kind {
             Kind::Read => return Effect::Inspect,
@@ -301,7 +333,9 @@ impl Run<'_> {
             }
             Kind::Mutate => (
                 Rule::SqlMutate,
-                format!("the SQL {origin} changes the database or is not known to only read: `{what}`"),
+                format!(
+                    "the SQL {origin} changes the database or is not known to only read: `{what}`"
+                ),
                 "Ask the person to sign off on this change to the database, or run a query that only reads (SELECT).",
                 Effect::Mutate,
             ),
@@ -313,7 +347,9 @@ impl Run<'_> {
             ),
             Kind::Variable => (
                 Rule::SqlVariable,
-                format!("the SQL {origin} uses client variables, only known when it runs: `{what}`"),
+                format!(
+                    "the SQL {origin} uses client variables, only known when it runs: `{what}`"
+                ),
                 "Write the values into the SQL literally so it can be checked.",
                 Effect::Mutate,
             ),
