@@ -221,6 +221,13 @@ pub static CLIENTS: &[Client] = &[
     },
 ];
 
+impl Client {
+    /// Its name as the lexicon has it.
+    pub fn name(&self) -> &'static str {
+        self.names.first().copied().unwrap_or("")
+    }
+}
+
 /// The client named `verb`, if the lane reads it.
 pub fn client(verb: &str) -> Option<&'static Client> {
     CLIENTS.iter().find(|c| c.names.contains(&verb))
@@ -283,7 +290,7 @@ pub fn read(client: &Client, args: &[&str]) -> Reading {
                 let Some(opt) = lookup(client, name) else {
                     reading.asks.push((
                         this,
-                        format!("`{arg}` is not a known option of {}", client.names[0]),
+                        format!("`{arg}` is not a known option of {}", client.name()),
                     ));
                     continue;
                 };
@@ -310,7 +317,7 @@ pub fn read(client: &Client, args: &[&str]) -> Reading {
                     let Some(opt) = lookup(client, &spelled) else {
                         reading.asks.push((
                             this,
-                            format!("`{spelled}` is not a known option of {}", client.names[0]),
+                            format!("`{spelled}` is not a known option of {}", client.name()),
                         ));
                         continue;
                     };
@@ -336,13 +343,13 @@ pub fn read(client: &Client, args: &[&str]) -> Reading {
                     continue;
                 }
                 // A cluster of short options: `-qAt`, `-cSQL`, `-c SQL`.
-                let mut chars = arg.char_indices().skip(1);
-                while let Some((at, c)) = chars.next() {
+                let chars = arg.char_indices().skip(1);
+                for (at, c) in chars {
                     let spelled = format!("-{c}");
                     let Some(opt) = lookup(client, &spelled) else {
                         reading.asks.push((
                             this,
-                            format!("`{spelled}` is not a known option of {}", client.names[0]),
+                            format!("`{spelled}` is not a known option of {}", client.name()),
                         ));
                         break;
                     };
@@ -379,7 +386,7 @@ pub fn read(client: &Client, args: &[&str]) -> Reading {
                     extra,
                     format!(
                         "{} takes no operand `{}`",
-                        client.names[0],
+                        client.name(),
                         args.get(extra).unwrap_or(&"")
                     ),
                 ));
@@ -403,7 +410,7 @@ pub fn read(client: &Client, args: &[&str]) -> Reading {
     }
     let given = !reading.sql.is_empty() || !reading.files.is_empty() || !reading.js.is_empty();
     // psql -l lists the databases and reads no input.
-    let lists = client.names[0] == "psql" && args.iter().any(|a| *a == "-l" || *a == "--list");
+    let lists = client.name() == "psql" && args.iter().any(|a| *a == "-l" || *a == "--list");
     reading.stdin = !given && !reading.info && !lists;
     // sqlite3 and duckdb: `-cmd` and `-init` run first, and the input is
     // still read unless SQL is given as an operand (or by duckdb's `-c`).

@@ -389,11 +389,11 @@ fn pragma(chunk: &[TokenWithSpan]) -> Option<Kind> {
     }
     let kind = match rest.get(1..).unwrap_or(&[]) {
         [] => pragma_kind(&name, false, false),
-        [Token::LParen, arg, Token::RParen]
-            if matches!(arg, Token::Word(_) | Token::SingleQuotedString(_)) =>
-        {
-            pragma_kind(&name, true, false)
-        }
+        [
+            Token::LParen,
+            Token::Word(_) | Token::SingleQuotedString(_),
+            Token::RParen,
+        ] => pragma_kind(&name, true, false),
         _ => Kind::Mutate,
     };
     Some(kind)

@@ -55,7 +55,7 @@ struct Given {
 impl Run<'_> {
     fn sql_client(&mut self, client: &'static Client, words: &[Word], ctx: &Ctx) {
         let (part, depth) = (ctx.part(), ctx.depth);
-        let verb = client.names[0];
+        let verb = client.name();
         let args = words.get(1..).unwrap_or(&[]);
         let values: Vec<&str> = args.iter().map(|w| w.value.as_str()).collect();
         let reading = client::read(client, &values);
