@@ -175,6 +175,32 @@ fixed_rules! {
         "BLOCKED: everything in a denied workspace, and every path read from one";
     TrustPolicyTooLarge = "trust.policy_too_large", Trust,
         "BLOCKED: everything, when the workspace-trust file is past 32 KiB, 1,024 keys or 1,024 list items, or past what the repository's other policy files left (read as denied)";
+    SqlRead = "sql.read", Other,
+        "FREE: SQL given to a database client that only reads (SELECT, EXPLAIN, SHOW, DESCRIBE) and calls only functions known to be harmless";
+    SqlMutate = "sql.mutate", Other,
+        "SIGNED: SQL that writes or changes the database (INSERT, UPDATE or DELETE with a WHERE, CREATE, ALTER, GRANT, COPY, a SELECT … INTO), or any statement not known to only read";
+    SqlDrop = "sql.drop", Other,
+        "SIGNED: SQL that drops a table, view, index or other object";
+    SqlTruncate = "sql.truncate", Other,
+        "SIGNED: SQL that empties a table (TRUNCATE)";
+    SqlUnboundedDelete = "sql.unbounded-delete", Other,
+        "SIGNED: a DELETE without a WHERE: every row of the table";
+    SqlUnboundedUpdate = "sql.unbounded-update", Other,
+        "SIGNED: an UPDATE without a WHERE: every row of the table";
+    SqlFunction = "sql.function", Other,
+        "SIGNED: SQL that calls a function not known to be harmless (pg_read_file, lo_export, dblink, load_extension, a user's own function)";
+    SqlParseError = "sql.parse-error", Other,
+        "SIGNED: SQL the lane cannot read (it does not parse, or is nested or long past the lane's limits)";
+    SqlVariable = "sql.variable", Other,
+        "SIGNED: SQL with client variables (psql `:x`, `:'x'`), only known when it runs";
+    SqlClientCommand = "sql.client-command", Other,
+        "SIGNED: a client command not known to only read (psql `\\!`, `\\o`, `\\copy`, `\\gexec`; sqlite3 `.shell`, `.output`, `.import`, `.load`; mysql `system`, `tee`, `source`)";
+    SqlClientOption = "sql.client-option", Other,
+        "SIGNED: a database client option that writes a file, runs a program, or is not in the client's known set (psql -o, -L; mysql --tee, --pager; sqlite3 -init)";
+    SqlSession = "sql.session", Other,
+        "SIGNED: a database client whose SQL portcullis cannot see (an interactive session, or SQL read from a file or a pipe it cannot read)";
+    SqlJavaScript = "sql.javascript", Other,
+        "SIGNED: JavaScript run against a database (mongosh --eval), which can change or drop it";
 }
 
 impl Rule {

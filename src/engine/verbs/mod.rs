@@ -1,7 +1,7 @@
 //! The per-verb handler table: what a few verbs need beyond their lexicon
 //! entry, in the manner of cc-toolgate's `CommandSpec`. One file a handler
 //! (`cd.rs`, `source.rs`, `elsewhere.rs`, `find.rs`, `git.rs`, `awk.rs`,
-//! `sed.rs`), each saying what it takes, what it returns and its
+//! `sed.rs`, `sql.rs`), each saying what it takes, what it returns and its
 //! evaluation order.
 //!
 //! A [`Handler`] is data: one optional function for each step of
@@ -38,6 +38,7 @@ mod find;
 mod git;
 mod sed;
 mod source;
+mod sql;
 
 /// What a handler did with the command.
 pub(super) enum Handled {
@@ -129,19 +130,26 @@ static HANDLERS: &[(&str, &Handler)] = &[
     ("autossh", &elsewhere::LOCAL),
     ("awk",     &awk::HANDLER),
     ("cd",      &cd::HANDLER),
+    ("clickhouse-client", &sql::HANDLER),
+    ("duckdb",  &sql::HANDLER),
     ("find",    &find::HANDLER),
     ("gawk",    &awk::HANDLER),
     ("git",     &git::HANDLER),
     ("gsed",    &sed::GSED),
+    ("mariadb", &sql::HANDLER),
     ("mawk",    &awk::HANDLER),
+    ("mongosh", &sql::HANDLER),
+    ("mysql",   &sql::HANDLER),
     ("nawk",    &awk::HANDLER),
     ("popd",    &cd::HANDLER),
+    ("psql",    &sql::HANDLER),
     ("pushd",   &cd::HANDLER),
     ("rsync",   &elsewhere::LOCAL),
     ("scp",     &elsewhere::LOCAL),
     ("sed",     &sed::HANDLER),
     ("sftp",    &elsewhere::LOCAL),
     ("source",  &source::HANDLER),
+    ("sqlite3", &sql::HANDLER),
     ("ssh",     &elsewhere::SSH),
 ];
 
