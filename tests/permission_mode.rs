@@ -9,29 +9,8 @@ use serde_json::{Value, json};
 
 mod common;
 
+use common::claude_decision as claude;
 use common::{Scratch, hook};
-
-/// Claude Code's permission decision for `command`, or `None` for none.
-fn claude(cwd: &str, mode: &str, command: &str) -> Option<String> {
-    let body = json!({
-        "session_id": "s",
-        "cwd": cwd,
-        "permission_mode": mode,
-        "hook_event_name": "PreToolUse",
-        "tool_name": "Bash",
-        "tool_input": {"command": command},
-        "tool_use_id": "toolu_1"
-    });
-    let out = hook(&[], &body);
-    assert!(out.status.success(), "{command}: {:?}", out.status);
-    if out.stdout.is_empty() {
-        return None;
-    }
-    let value: Value = serde_json::from_slice(&out.stdout).expect("hook JSON");
-    value["hookSpecificOutput"]["permissionDecision"]
-        .as_str()
-        .map(str::to_string)
-}
 
 /// Codex's answer: `None` (it runs) or the denial's reason.
 fn codex(cwd: &str, mode: &str, command: &str) -> Option<String> {

@@ -4,33 +4,10 @@
 //! that plan mode refuses it as it would without the hook. Other modes and
 //! stricter verdicts are unchanged.
 
-use serde_json::{Value, json};
-
 mod common;
 
-use common::{Scratch, hook};
-
-/// The permission decision for `command` in `mode`, or `None` for no output.
-fn decision(cwd: &str, mode: &str, command: &str) -> Option<String> {
-    let body = json!({
-        "session_id": "s",
-        "cwd": cwd,
-        "permission_mode": mode,
-        "hook_event_name": "PreToolUse",
-        "tool_name": "Bash",
-        "tool_input": {"command": command},
-        "tool_use_id": "toolu_1"
-    });
-    let out = hook(&[], &body);
-    assert!(out.status.success(), "{command}: {:?}", out.status);
-    if out.stdout.is_empty() {
-        return None;
-    }
-    let value: Value = serde_json::from_slice(&out.stdout).expect("hook JSON");
-    value["hookSpecificOutput"]["permissionDecision"]
-        .as_str()
-        .map(str::to_string)
-}
+use common::Scratch;
+use common::claude_decision as decision;
 
 #[test]
 fn plan_mode_allows_only_what_looks() {

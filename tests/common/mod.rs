@@ -415,6 +415,29 @@ pub fn hook(args: &[&str], body: &serde_json::Value) -> std::process::Output {
     run_with_stdin(&mut command, body.to_string().as_bytes())
 }
 
+/// Claude Code's permission decision for a Bash `command` run in `cwd`
+/// with `permission_mode` `mode`, through the hook; `None` for no output.
+pub fn claude_decision(cwd: &str, mode: &str, command: &str) -> Option<String> {
+    let body = serde_json::json!({
+        "session_id": "s",
+        "cwd": cwd,
+        "permission_mode": mode,
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": command},
+        "tool_use_id": "toolu_1"
+    });
+    let out = hook(&[], &body);
+    assert!(out.status.success(), "{command}: {:?}", out.status);
+    if out.stdout.is_empty() {
+        return None;
+    }
+    let value: serde_json::Value = serde_json::from_slice(&out.stdout).expect("hook JSON");
+    value["hookSpecificOutput"]["permissionDecision"]
+        .as_str()
+        .map(str::to_string)
+}
+
 /// Folders to remove when the test process exits: for fixtures built once
 /// per process (a `static`, which is never dropped).
 pub fn remove_at_exit(path: &Path) {
