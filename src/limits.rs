@@ -48,6 +48,11 @@ pub const MAX_PEEL_DEPTH: usize = 16;
 /// in one request.
 pub const MAX_OTHER_READINGS: usize = 16;
 
+/// Most words, summed over those readings, read a second way in one
+/// request: each reading peels its words again, so a line of thousands
+/// of `xargs` would copy them all at every layer of every reading.
+pub const MAX_OTHER_READING_WORDS: usize = 16 << 10;
+
 /// Largest heredoc or `-c` script parsed again as shell, in bytes.
 pub const MAX_SCRIPT_BYTES: usize = 256 << 10;
 

@@ -148,6 +148,10 @@ struct Run<'a> {
     lanes: code::LaneState,
     /// Wrappers read two ways so far (`Run::other_reading`).
     other_readings: usize,
+    /// Words given to those readings so far.
+    other_reading_words: usize,
+    /// The refusal of more readings was reported.
+    other_readings_refused: bool,
     /// Write targets the path law has judged in this request.
     judged_targets: std::collections::HashSet<crate::law::TargetKey>,
     /// `set -a` was seen: every later assignment is exported.
@@ -201,6 +205,8 @@ impl<'a> Run<'a> {
             written: Vec::new(),
             lanes: code::LaneState::default(),
             other_readings: 0,
+            other_reading_words: 0,
+            other_readings_refused: false,
             judged_targets: std::collections::HashSet::new(),
             allexport: false,
             inherited: Vec::new(),
@@ -505,14 +511,18 @@ impl<'a> Run<'a> {
         depth: usize,
         cwd: &Option<PathBuf>,
     ) {
-        if self.other_readings >= limits::MAX_OTHER_READINGS {
-            if self.other_readings == limits::MAX_OTHER_READINGS {
+        self.other_reading_words = self.other_reading_words.saturating_add(words.len());
+        let over_words = self.other_reading_words > limits::MAX_OTHER_READING_WORDS;
+        if self.other_readings >= limits::MAX_OTHER_READINGS || over_words {
+            if !self.other_readings_refused {
+                self.other_readings_refused = true;
                 self.find(
                     Verdict::Signed,
                     Rule::ParseTooDeep,
                     format!(
-                        "more than {} wrappers that can be read two ways (`watch`, `xargs`)",
-                        limits::MAX_OTHER_READINGS
+                        "more than {} wrappers that can be read two ways (`watch`, `xargs`), or more than {} words read so",
+                        limits::MAX_OTHER_READINGS,
+                        limits::MAX_OTHER_READING_WORDS
                     ),
                     "Run the inner command directly.",
                     &site.command.text,
