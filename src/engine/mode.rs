@@ -123,6 +123,12 @@ fn ordinary_inside(path: &Path, root: &Path) -> bool {
     }
     match std::fs::symlink_metadata(path) {
         Ok(meta) if !(meta.file_type().is_file() || meta.file_type().is_dir()) => return false,
+        // A file with a second name may be one outside the project.
+        Ok(meta)
+            if meta.file_type().is_file() && std::os::unix::fs::MetadataExt::nlink(&meta) > 1 =>
+        {
+            return false;
+        }
         Ok(_) => {
             return std::fs::canonicalize(path)
                 .is_ok_and(|real| real.starts_with(root) && real != root);
@@ -203,12 +209,15 @@ mod tests {
         std::fs::write(root.join("src/a.txt"), "a").unwrap();
         std::os::unix::fs::symlink("/etc", root.join("out")).unwrap();
         std::os::unix::fs::symlink("/etc/passwd", root.join("pw")).unwrap();
+        std::fs::write(dir.join("outside.txt"), "x").unwrap();
+        std::fs::hard_link(dir.join("outside.txt"), root.join("twin.txt")).unwrap();
         let root = std::fs::canonicalize(&root).unwrap();
         assert!(ordinary_inside(&root.join("src/a.txt"), &root));
         assert!(ordinary_inside(&root.join("src/new.txt"), &root));
         assert!(ordinary_inside(&root.join("new/dir/x.txt"), &root));
         assert!(!ordinary_inside(&root.join("out/x.txt"), &root));
         assert!(!ordinary_inside(&root.join("pw"), &root));
+        assert!(!ordinary_inside(&root.join("twin.txt"), &root));
         assert!(!ordinary_inside(&root.join("../x.txt"), &root));
         assert!(!ordinary_inside(&root.join("new/../../x.txt"), &root));
         assert!(!ordinary_inside(&root, &root));
