@@ -194,7 +194,7 @@ struct WithOperands {
 type BuildResult<T> = Result<T, String>;
 
 /// One worked example beside a rule: a command, the verdict it gets and the
-/// rule id that decides it (`-`: any). `tests/rule_examples.rs` runs them.
+/// rule id that decides it (`-`: any). `tests/suite/rule_examples.rs` runs them.
 #[derive(Deserialize, Clone)]
 #[serde(deny_unknown_fields)]
 struct Example {

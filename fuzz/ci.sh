@@ -11,7 +11,7 @@
 # A crash is reported with its target and artifact; the run goes on with the
 # other targets and the script exits 1 at the end. Reproduce one with
 #   cargo +nightly fuzz run -s none TARGET fuzz/artifacts/TARGET/crash-…
-# and add it to tests/data/fuzz/TARGET/ (tests/fuzz_regressions.rs).
+# and add it to tests/data/fuzz/TARGET/ (tests/suite/fuzz_regressions.rs).
 #
 # Env: FUZZ_TOOLCHAIN  auto (default: nightly when rustup has it), nightly, or
 #                      stable (RUSTC_BOOTSTRAP=1 on rustup's stable)

@@ -7,7 +7,7 @@
 //! source is built in) and loads other sources' shared libraries only when
 //! `/etc/nsswitch.conf` names them; where that fails the call returns an
 //! error and the answer is `None`, never a guess. Tested in
-//! `tests/home.rs` against the binary as built.
+//! `tests/suite/home.rs` against the binary as built.
 
 use std::ffi::{CStr, OsStr};
 use std::os::unix::ffi::OsStrExt;

@@ -5,7 +5,7 @@
 //! commands, timestamps in range).
 //!
 //! The checks are `portcullis_fuzz::checks::history`, which
-//! `tests/fuzz_regressions.rs` runs on `tests/data/fuzz/history/`.
+//! `tests/suite/fuzz_regressions.rs` runs on `tests/data/fuzz/history/`.
 
 use libfuzzer_sys::fuzz_target;
 

@@ -6,7 +6,7 @@
 //! exactly what the same call's decision maps to.
 //!
 //! The checks are `portcullis_fuzz::checks::hook_json`, which
-//! `tests/fuzz_regressions.rs` runs on `tests/data/fuzz/hook_json/`.
+//! `tests/suite/fuzz_regressions.rs` runs on `tests/data/fuzz/hook_json/`.
 
 use libfuzzer_sys::fuzz_target;
 

@@ -4,7 +4,7 @@
 //! hangs), and a line it prints is one valid JSON object of the host's shape.
 //!
 //! The checks are `portcullis_fuzz::checks::hook_stdin`, which
-//! `tests/fuzz_regressions.rs` runs on `tests/data/fuzz/hook_stdin/`.
+//! `tests/suite/fuzz_regressions.rs` runs on `tests/data/fuzz/hook_stdin/`.
 
 use libfuzzer_sys::fuzz_target;
 

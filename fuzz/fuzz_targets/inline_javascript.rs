@@ -5,7 +5,7 @@
 //! parse is at least SIGNED.
 //!
 //! The checks are `portcullis_fuzz::checks::inline_javascript`, which
-//! `tests/fuzz_regressions.rs` runs on `tests/data/fuzz/inline_javascript/`.
+//! `tests/suite/fuzz_regressions.rs` runs on `tests/data/fuzz/inline_javascript/`.
 
 use libfuzzer_sys::fuzz_target;
 

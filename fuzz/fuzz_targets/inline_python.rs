@@ -5,7 +5,7 @@
 //! is at least SIGNED.
 //!
 //! The checks are `portcullis_fuzz::checks::inline_python`, which
-//! `tests/fuzz_regressions.rs` runs on `tests/data/fuzz/inline_python/`.
+//! `tests/suite/fuzz_regressions.rs` runs on `tests/data/fuzz/inline_python/`.
 
 use libfuzzer_sys::fuzz_target;
 

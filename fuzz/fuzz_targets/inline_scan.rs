@@ -5,7 +5,7 @@
 //! code the scan finds an effect in is at least SIGNED.
 //!
 //! The checks are `portcullis_fuzz::checks::inline_scan`, which
-//! `tests/fuzz_regressions.rs` runs on `tests/data/fuzz/inline_scan/`.
+//! `tests/suite/fuzz_regressions.rs` runs on `tests/data/fuzz/inline_scan/`.
 
 use libfuzzer_sys::fuzz_target;
 

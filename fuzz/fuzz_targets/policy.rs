@@ -8,7 +8,7 @@
 //! their invariants.
 //!
 //! The checks are `portcullis_fuzz::checks::policy`, which
-//! `tests/fuzz_regressions.rs` runs on `tests/data/fuzz/policy/`.
+//! `tests/suite/fuzz_regressions.rs` runs on `tests/data/fuzz/policy/`.
 
 use libfuzzer_sys::fuzz_target;
 

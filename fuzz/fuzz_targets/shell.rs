@@ -6,7 +6,7 @@
 //! the fast path for plain lines reads what tree-sitter reads.
 //!
 //! The checks are `portcullis_fuzz::checks::shell`, which
-//! `tests/fuzz_regressions.rs` runs on `tests/data/fuzz/shell/`.
+//! `tests/suite/fuzz_regressions.rs` runs on `tests/data/fuzz/shell/`.
 
 use libfuzzer_sys::fuzz_target;
 

@@ -7,7 +7,7 @@
 //! than the command does (the hook has 10 s, a command may be 1 MiB).
 //!
 //! The checks are `portcullis_fuzz::checks::shell_amplified`, which
-//! `tests/fuzz_regressions.rs` runs on `tests/data/fuzz/shell_amplified/`.
+//! `tests/suite/fuzz_regressions.rs` runs on `tests/data/fuzz/shell_amplified/`.
 
 use libfuzzer_sys::fuzz_target;
 

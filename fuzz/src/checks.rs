@@ -1,6 +1,6 @@
 //! What each fuzz target feeds portcullis, and what must hold of the
 //! answer. Shared by the libFuzzer targets (`fuzz/fuzz_targets/*.rs`) and
-//! by `tests/fuzz_regressions.rs`, which replays every committed input
+//! by `tests/suite/fuzz_regressions.rs`, which replays every committed input
 //! under `tests/data/fuzz/<target>/` through the same function.
 //!
 //! A check that fails panics with a message naming the input: libFuzzer
@@ -359,7 +359,7 @@ pub fn hook_json(data: &[u8]) {
         .map(|line| check_hook_line(line, host, &what));
     let expected: Option<&str> = match host {
         // The other hosts' mappings are checked case by case in
-        // tests/hosts.rs; here their lines only need their shape.
+        // tests/suite/hosts.rs; here their lines only need their shape.
         Host::Codex | Host::Gemini | Host::Copilot | Host::Cursor | Host::Qwen => {
             return;
         }

@@ -32,7 +32,7 @@
 //! No `$`, backquote, backslash, `#`, `~`, `&` alone, brackets, braces,
 //! parentheses or non-ASCII byte outside quotes. The equality with
 //! tree-sitter's reading ([`same_reading`]) is checked over every corpus
-//! line, over generated lines and heredocs (tests/plain_parse.rs), and by
+//! line, over generated lines and heredocs (tests/suite/plain_parse.rs), and by
 //! the `shell` fuzz target on every input.
 
 use super::types::{Callee, Problem, Redirect, Script, SimpleCommand, Stdin};

@@ -8,7 +8,7 @@
 // Run: OPENCODE_BIN=…/opencode PORTCULLIS_BIN=target/x86_64-unknown-linux-gnu/release/portcullis node tests/e2e/opencode.mjs
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, symlinkSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -33,6 +33,37 @@ const hasRipgrep = (() => {
   }
 })();
 
+// OpenCode gives every folder that holds plugins or config
+// (.opencode/ and ~/.config/opencode/) the @opencode-ai/plugin package of
+// its own version, installing it when the folder has none: in a fresh
+// scratch project that is 5 to 15 s of CPU a case, a third of the whole
+// end-to-end run. A real project pays it once, so each case starts as a
+// project OpenCode has run in before: the package installed once into a
+// cached folder (PORTCULLIS_E2E_OPENCODE_DEPS, from run.sh) and linked in.
+const depsDir = process.env.PORTCULLIS_E2E_OPENCODE_DEPS;
+function prepareDeps() {
+  if (!depsDir) return null;
+  const version = execFileSync(opencode, ["--version"], { encoding: "utf8" }).trim();
+  const manifest = JSON.stringify({ dependencies: { "@opencode-ai/plugin": version } }, null, 2);
+  const manifestPath = join(depsDir, "package.json");
+  const ready = existsSync(join(depsDir, "node_modules", "@opencode-ai", "plugin")) && existsSync(manifestPath) && readFileSync(manifestPath, "utf8") === manifest;
+  if (!ready) {
+    rmSync(depsDir, { recursive: true, force: true });
+    mkdirSync(depsDir, { recursive: true });
+    writeFileSync(manifestPath, manifest);
+    execFileSync("npm", ["install", "--no-audit", "--no-fund", "--silent"], { cwd: depsDir, stdio: "inherit", timeout: 300_000 });
+  }
+  return manifest;
+}
+const depsManifest = prepareDeps();
+function seedDeps(dir) {
+  if (!depsManifest) return;
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "package.json"), depsManifest);
+  copyFileSync(join(depsDir, "package-lock.json"), join(dir, "package-lock.json"));
+  symlinkSync(join(depsDir, "node_modules"), join(dir, "node_modules"));
+}
+
 /** Runs `opencode run`; resolves to what it left behind. */
 async function run({ tool, model = "mock-model", withPlugin = true, env: extra = {}, permission = { bash: "allow", edit: "allow" }, files = {}, install = false }) {
   const root = mkdtempSync(join(tmpdir(), "portcullis-e2e-opencode-"));
@@ -49,6 +80,8 @@ async function run({ tool, model = "mock-model", withPlugin = true, env: extra =
   const bin = join(root, "bin");
   mkdirSync(bin);
   writeFileSync(join(bin, "frobnicate"), "#!/bin/sh\ntouch ran.txt\n", { mode: 0o755 });
+  seedDeps(join(project, ".opencode"));
+  seedDeps(join(home, ".config", "opencode"));
   const mock = await start(tool);
   writeFileSync(
     join(project, "opencode.json"),

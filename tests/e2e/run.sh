@@ -51,7 +51,7 @@ client "Claude Code" @anthropic-ai/claude-code 2.1.197 claude CLAUDE_BIN claude-
 client Codex @openai/codex 0.171.0 codex CODEX_BIN codex.mjs
 # OpenCode's grep tool needs ripgrep on PATH; the Codex package ships one.
 client OpenCode opencode-ai 1.18.33 opencode OPENCODE_BIN opencode.mjs \
-  PORTCULLIS_E2E_OPENCODE_CACHE="$cache/opencode-xdg" \
+  PORTCULLIS_E2E_OPENCODE_CACHE="$cache/opencode-xdg" PORTCULLIS_E2E_OPENCODE_DEPS="$cache/opencode-deps" \
   PORTCULLIS_E2E_RG_DIR="$cache/_openai_codex-0.171.0/node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/codex-path"
 client "Gemini CLI" @google/gemini-cli 0.61.0 gemini GEMINI_BIN gemini.mjs
 client "Copilot CLI" @github/copilot 1.0.102 copilot COPILOT_BIN copilot.mjs \

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-mod common;
+use crate::common;
 
 /// A fresh project folder under the system temp folder, removed on drop.
 struct Project {

@@ -515,3 +515,13 @@ pub fn shared_corpora() -> Corpora {
         }
     }
 }
+
+/// The name libtest knows a test by, for `--exact` when a test runs this
+/// binary again: `module` is the caller's `module_path!()` (`suite::limits`),
+/// whose crate part test names do not carry (`limits::measuring_helper`).
+pub fn test_name(module: &str, test: &str) -> String {
+    match module.split_once("::") {
+        Some((_, path)) => format!("{path}::{test}"),
+        None => test.to_string(),
+    }
+}

@@ -8,7 +8,7 @@
 use portcullis::{Decision, Verdict, evaluate};
 use std::process::{Command, Stdio};
 
-mod common;
+use crate::common;
 
 use common::Scratch;
 

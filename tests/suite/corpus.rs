@@ -12,7 +12,7 @@ use portcullis::rules::FLOOR_RULES;
 use portcullis::{Verdict, evaluate};
 use std::collections::BTreeSet;
 
-mod common;
+use crate::common;
 
 use common::{Places, Scratch, load_cases};
 

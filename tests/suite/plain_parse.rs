@@ -6,7 +6,7 @@
 //! from the grammar's own pieces and its edges (proptest), and over cases
 //! that once differed.
 
-mod common;
+use crate::common;
 
 use portcullis::shell::parse::parse_with_tree_sitter;
 use portcullis::shell::plain;

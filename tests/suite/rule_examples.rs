@@ -16,7 +16,7 @@ use serde_json::Value;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-mod common;
+use crate::common;
 
 use common::Scratch;
 

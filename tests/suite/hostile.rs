@@ -16,7 +16,7 @@
 
 use portcullis::{Location, Verdict, evaluate};
 
-mod common;
+use crate::common;
 
 use common::{Case, Places, Scratch, fill_hostile, load_cases};
 

@@ -14,7 +14,7 @@ use portcullis::rules::FLOOR_RULES;
 use portcullis::{Location, evaluate};
 use std::collections::{BTreeMap, BTreeSet};
 
-mod common;
+use crate::common;
 
 use common::{Places, Scratch, load_cases};
 

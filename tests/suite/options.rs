@@ -15,7 +15,7 @@ use portcullis::{Effect, Verdict, evaluate};
 use serde_json::Value;
 use std::path::Path;
 
-mod common;
+use crate::common;
 
 use common::Scratch;
 

@@ -16,7 +16,7 @@ use portcullis::law::policy::MAX_POLICY_BYTES;
 use portcullis::{Decision, Location, Verdict, evaluate};
 use std::path::{Path, PathBuf};
 
-mod common;
+use crate::common;
 
 const MAX_BYTES: usize = MAX_POLICY_BYTES as usize;
 const COMMIT: &str = "0123456789abcdef0123456789abcdef01234567";

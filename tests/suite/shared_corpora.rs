@@ -12,7 +12,7 @@ use portcullis::{Location, Verdict, evaluate};
 use std::collections::BTreeMap;
 use std::path::Path;
 
-mod common;
+use crate::common;
 
 use common::{Scratch, shared_corpora as corpora};
 

@@ -21,7 +21,7 @@
 //! make this test flaky without telling us anything about portcullis.
 //! Wall time only serves as a last-resort kill switch for a hung process.
 //!
-//! `cargo test --release --test limits -- --nocapture` prints one row a
+//! `cargo test --release --test suite limits:: -- --nocapture` prints one row a
 //! case: exit code, decision, rule, peak RSS in MiB, CPU ms.
 
 use std::path::PathBuf;
@@ -179,7 +179,7 @@ fn spawn_measured(args: &[String], stdin: Vec<u8>) -> Outcome {
     let helper = Command::new(std::env::current_exe().expect("the test binary"))
         .args([
             "--exact",
-            "measuring_helper",
+            &crate::common::test_name(module_path!(), "measuring_helper"),
             "--test-threads=1",
             "--nocapture",
         ])

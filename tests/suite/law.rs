@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
-mod common;
+use crate::common;
 
 /// The files of `corpus/fixtures` whose names start with `prefix` and end
 /// with `suffix`, in name order, each with its text.

@@ -4,7 +4,7 @@
 //! that plan mode refuses it as it would without the hook. Other modes and
 //! stricter verdicts are unchanged.
 
-mod common;
+use crate::common;
 
 use common::Scratch;
 use common::claude_decision as decision;

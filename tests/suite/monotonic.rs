@@ -18,7 +18,7 @@ use portcullis::rules::{WRAPPERS, Wrapper, WrapperMode, lexicon};
 use portcullis::{Location, Verdict, evaluate};
 use proptest::prelude::*;
 
-mod common;
+use crate::common;
 
 use common::{Scratch, load_cases};
 

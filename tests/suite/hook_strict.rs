@@ -10,7 +10,7 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
-mod common;
+use crate::common;
 
 /// `portcullis hook ARGS` with `stdin`, in a scratch folder with a scratch
 /// home (nothing the hook reads is outside them).

@@ -4,14 +4,14 @@
 //! The folder's path is written `$TMP` in the files.
 //!
 //! A change of output fails here with a diff; when it is meant, rewrite the
-//! files with `PORTCULLIS_BLESS=1 cargo test --release --test golden` and
+//! files with `PORTCULLIS_BLESS=1 cargo test --release --test suite golden::` and
 //! review the change in `tests/golden/`.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-mod common;
+use crate::common;
 
 use common::{HOME, Scratch};
 
@@ -270,7 +270,7 @@ fn check_golden(name: &str, actual: &str) {
     }
     let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| {
         panic!(
-            "{}: {e}; write it with PORTCULLIS_BLESS=1 cargo test --test golden",
+            "{}: {e}; write it with PORTCULLIS_BLESS=1 cargo test --test suite golden::",
             path.display()
         )
     });

@@ -11,7 +11,7 @@
 //! A target's folder may not be missing or empty, and every reproducer in
 //! [`REPRODUCERS`] must still be there: nothing is skipped silently.
 
-#[path = "../fuzz/src/checks.rs"]
+#[path = "../../fuzz/src/checks.rs"]
 mod checks;
 
 use std::path::{Path, PathBuf};
@@ -70,14 +70,20 @@ fn replay_one_input() {
         .expect("a thread for the input")
         .join();
     assert!(outcome.is_ok(), "{target} {path} failed");
+    eprintln!("{REPLAYED}");
 }
+
+/// What a child prints when its input passed: a child that ran no test (a
+/// renamed test, a filter that matched nothing) exits 0 too, so success is
+/// this line, not the exit status alone.
+const REPLAYED: &str = "portcullis-fuzz-replay: input passed";
 
 /// Runs one input in a child process; `Err` says how it failed.
 fn run_child(target: &str, path: &Path) -> Result<(), String> {
     let mut child = Command::new(std::env::current_exe().expect("the test binary"))
         .args([
             "--exact",
-            "replay_one_input",
+            &crate::common::test_name(module_path!(), "replay_one_input"),
             "--nocapture",
             "--test-threads=1",
         ])
@@ -115,7 +121,10 @@ fn run_child(target: &str, path: &Path) -> Result<(), String> {
         .join(" / ");
     match status {
         None => Err(format!("still running after {HANG:?}: a hang")),
-        Some(status) if status.success() => Ok(()),
+        Some(status) if status.success() && stderr.lines().any(|l| l == REPLAYED) => Ok(()),
+        Some(status) if status.success() => {
+            Err("the child ran no test (is the test's name right?)".into())
+        }
         Some(status) => Err(format!("{status}: {why}")),
     }
 }
