@@ -226,11 +226,53 @@ fn main() {
         eprintln!("error: {message}");
         std::process::exit(1);
     }
+    order_hot_functions();
     if let Err(message) = run() {
         // A build script reports failure through a panic-free non-zero exit.
         eprintln!("error: rules/ is invalid: {message}");
         std::process::exit(1);
     }
+}
+
+/// The functions of an ordinary hook call, laid out together by the
+/// linker (`link/hot-symbols.txt`, written by `benches/hot_symbols.sh`):
+/// the kernel maps code in windows around each page a new process first
+/// touches, so a call that runs code gathered in one place faults less
+/// and holds less memory than one whose code is spread over the binary.
+///
+/// Only for the build `.cargo/config.toml` makes (x86_64 Linux, static,
+/// where rustc links with its own lld, which reads the file), and only
+/// when no other linker is named: a linker that does not know the option
+/// would fail the link. `PORTCULLIS_NO_SYMBOL_ORDER=1` leaves it out. A
+/// name the binary no longer has is skipped by lld, so a stale file is
+/// slower, never wrong.
+fn order_hot_functions() {
+    println!("cargo:rerun-if-changed=link/hot-symbols.txt");
+    println!("cargo:rerun-if-env-changed=PORTCULLIS_NO_SYMBOL_ORDER");
+    println!("cargo:rerun-if-env-changed=PORTCULLIS_LINK_MAP");
+    let var = |name: &str| std::env::var(name).unwrap_or_default();
+    let flags = var("CARGO_ENCODED_RUSTFLAGS");
+    let ours = var("TARGET") == "x86_64-unknown-linux-gnu"
+        && flags.split('\x1f').any(|f| f == "relocation-model=static");
+    let other_linker = std::env::var_os("RUSTC_LINKER").is_some()
+        || flags.contains("linker")
+        || flags.contains("link-self-contained");
+    if !ours || other_linker {
+        return;
+    }
+    // benches/hot_symbols.sh asks for the link map, to name the functions
+    // of the stripped binary by their addresses.
+    if let Ok(map) = std::env::var("PORTCULLIS_LINK_MAP") {
+        println!("cargo:rustc-link-arg-bins=-Wl,-Map={map},--no-demangle");
+    }
+    let file = Path::new(&var("CARGO_MANIFEST_DIR")).join("link/hot-symbols.txt");
+    if var("PORTCULLIS_NO_SYMBOL_ORDER") == "1" || !file.is_file() {
+        return;
+    }
+    println!(
+        "cargo:rustc-link-arg-bins=-Wl,--symbol-ordering-file={},--no-warn-symbol-ordering",
+        file.display()
+    );
 }
 
 /// A static glibc build (`.cargo/config.toml` asks for one on Linux) needs
@@ -879,6 +921,7 @@ fn emit_lexicon(dir: &Path, out: &mut String) -> BuildResult<()> {
     let mut blob = Blob::default();
     let mut flags: Vec<String> = Vec::new();
     let mut options: Vec<String> = Vec::new();
+    let mut option_blocks: BTreeMap<Vec<String>, usize> = BTreeMap::new();
     let mut rows: Vec<String> = Vec::new();
     for (node, (sub_start, sub_len)) in order.iter().zip(&sub_ranges) {
         let spec = &node.spec;
@@ -886,14 +929,24 @@ fn emit_lexicon(dir: &Path, out: &mut String) -> BuildResult<()> {
         for flag in &spec.flags {
             flags.push(render_flag(flag, &mut blob));
         }
-        let option_start = options.len();
-        for (spelling, (takes_value, flag)) in option_table(spec, flag_start) {
-            options.push(format!(
-                "KnownOption {{ spelling: {}, takes_value: {takes_value}, flag: {flag} }}",
-                blob.text(&spelling)
-            ));
-        }
-        let option_len = options.len() - option_start;
+        // A block the same as an earlier one (the AWS services' calls share
+        // theirs) is that block: the table stays small, and so do the pages
+        // a call's binary searches touch.
+        let block: Vec<String> = option_table(spec, flag_start)
+            .into_iter()
+            .map(|(spelling, (takes_value, flag))| {
+                format!(
+                    "KnownOption {{ spelling: {}, takes_value: {takes_value}, flag: {flag} }}",
+                    blob.text(&spelling)
+                )
+            })
+            .collect();
+        let option_len = block.len();
+        let option_start = *option_blocks.entry(block.clone()).or_insert_with(|| {
+            let start = options.len();
+            options.extend(block);
+            start
+        });
         let exact_subs = node.subs.iter().filter(|s| !s.name.ends_with('*')).count();
         let with_operands = match &spec.with_operands {
             Some(w) => format!("Some(({}, {}))", w.over, capitalised_class(&w.class)),

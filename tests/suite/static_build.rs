@@ -84,3 +84,28 @@ fn the_config_asks_for_the_static_build() {
         "the host is an explicit target, so build scripts and proc-macros stay dynamic"
     );
 }
+
+/// `link/hot-symbols.txt` (build.rs hands it to lld) names functions as
+/// the linker knows them: mangled symbols, one a line. A demangled list
+/// (`std::env::var`) or an empty one would link fine and order nothing,
+/// so the check is here, not in the link.
+#[test]
+fn the_hot_symbol_list_is_usable_by_the_linker() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/link/hot-symbols.txt");
+    let text = std::fs::read_to_string(path).expect("link/hot-symbols.txt");
+    let names: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert!(names.len() >= 200, "only {} names", names.len());
+    for name in &names {
+        assert!(
+            !name.is_empty() && !name.contains([' ', '(', '<']) && !name.contains("::"),
+            "not a symbol name as lld reads it: {name:?}"
+        );
+    }
+    let ours = names
+        .iter()
+        .filter(|n| n.starts_with("_ZN10portcullis") || n.contains("10portcullis"))
+        .count();
+    assert!(ours >= 100, "only {ours} of portcullis's own functions");
+    let unique: std::collections::BTreeSet<&&str> = names.iter().collect();
+    assert_eq!(unique.len(), names.len(), "a name is listed twice");
+}
