@@ -9,9 +9,11 @@
 //! systems many agents run on (`.ENV` is `.env` there). Nothing here
 //! touches the filesystem.
 
+use std::borrow::Cow;
+
 /// One step of a pattern.
 #[derive(Clone, Debug, PartialEq, Eq)]
-enum Tok {
+pub(crate) enum Tok {
     /// A literal character (compared ASCII case-insensitively).
     Char(char),
     /// `?`: one character, not `/`.
@@ -27,13 +29,32 @@ enum Tok {
     /// The body of `**/`: any characters, left after a `/`.
     DirsBody,
     /// `[…]`: a character class; `true` when negated.
-    Class(Vec<(char, char)>, bool),
+    Class(Cow<'static, [(char, char)]>, bool),
+}
+
+impl Tok {
+    /// Rust source for this step (see [`Pattern::to_rust`]).
+    #[allow(dead_code)]
+    fn to_rust(&self) -> String {
+        match self {
+            Tok::Char(c) => format!("Tok::Char({c:?})"),
+            Tok::One => "Tok::One".to_string(),
+            Tok::Star => "Tok::Star".to_string(),
+            Tok::Any => "Tok::Any".to_string(),
+            Tok::Dirs => "Tok::Dirs".to_string(),
+            Tok::DirsBody => "Tok::DirsBody".to_string(),
+            Tok::Class(ranges, negated) => {
+                format!("Tok::Class(std::borrow::Cow::Borrowed(&{ranges:?}), {negated})")
+            }
+        }
+    }
 }
 
 /// A compiled path pattern.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Pattern {
-    toks: Vec<Tok>,
+    /// Borrowed for the built-in rules, compiled by build.rs.
+    toks: Cow<'static, [Tok]>,
     /// Shell globbing: `*`, `?` and classes do not match a leading `.` of a
     /// segment (`rm *` leaves `.env` alone).
     hidden_dots: bool,
@@ -52,10 +73,37 @@ impl Pattern {
         }
     }
 
+    /// A pattern compiled ahead of time (build.rs writes these for the
+    /// built-in rules from [`Pattern::to_rust`]).
+    pub(crate) const fn from_static(
+        toks: &'static [Tok],
+        hidden_dots: bool,
+        exact_case: bool,
+    ) -> Pattern {
+        Pattern {
+            toks: Cow::Borrowed(toks),
+            hidden_dots,
+            exact_case,
+        }
+    }
+
+    /// Rust source that builds this pattern with [`Pattern::from_static`]
+    /// (for build.rs, which includes this file).
+    #[allow(dead_code)]
+    pub(crate) fn to_rust(&self) -> String {
+        let toks: Vec<String> = self.toks.iter().map(Tok::to_rust).collect();
+        format!(
+            "Pattern::from_static(&[{}], {}, {})",
+            toks.join(", "),
+            self.hidden_dots,
+            self.exact_case
+        )
+    }
+
     /// A glob in the cage's dialect (also gitignore's and the seeds').
     pub fn glob(text: &str) -> Pattern {
         Pattern {
-            toks: compile_glob(text),
+            toks: Cow::Owned(compile_glob(text)),
             hidden_dots: false,
             exact_case: false,
         }
@@ -74,7 +122,7 @@ impl Pattern {
         let mut pattern = Pattern::glob(text);
         // Without `globstar`, bash reads `**/` as `*/`.
         let mut toks = Vec::with_capacity(pattern.toks.len());
-        for tok in pattern.toks {
+        for tok in pattern.toks.iter().cloned() {
             match tok {
                 Tok::Dirs => toks.push(Tok::Star),
                 Tok::DirsBody => toks.push(Tok::Char('/')),
@@ -82,7 +130,7 @@ impl Pattern {
                 other => toks.push(other),
             }
         }
-        pattern.toks = toks;
+        pattern.toks = Cow::Owned(toks);
         pattern.hidden_dots = true;
         pattern
     }
@@ -104,12 +152,12 @@ impl Pattern {
 
     /// Appends literal text.
     pub fn push_literal(&mut self, text: &str) {
-        self.toks.extend(text.chars().map(Tok::Char));
+        self.toks.to_mut().extend(text.chars().map(Tok::Char));
     }
 
     /// Appends another pattern.
     pub fn append(&mut self, other: &Pattern) {
-        self.toks.extend(other.toks.iter().cloned());
+        self.toks.to_mut().extend(other.toks.iter().cloned());
         self.hidden_dots |= other.hidden_dots;
         self.exact_case |= other.exact_case;
     }
@@ -132,10 +180,10 @@ impl Pattern {
         let starts = self.toks.len() >= n
             && prefix
                 .chars()
-                .zip(&self.toks)
+                .zip(self.toks.iter())
                 .all(|(c, t)| *t == Tok::Char(c));
         starts.then(|| Pattern {
-            toks: self.toks.get(n..).unwrap_or_default().to_vec(),
+            toks: Cow::Owned(self.toks.get(n..).unwrap_or_default().to_vec()),
             hidden_dots: self.hidden_dots,
             exact_case: self.exact_case,
         })
@@ -143,13 +191,13 @@ impl Pattern {
 
     /// Appends glob text (wildcards active).
     pub fn push_glob(&mut self, text: &str) {
-        self.toks.extend(compile_glob(text));
+        self.toks.to_mut().extend(compile_glob(text));
     }
 
     /// Appends a part whose value is unknown: any text, `/` included.
     pub fn push_unknown(&mut self) {
         if self.toks.last() != Some(&Tok::Any) {
-            self.toks.push(Tok::Any);
+            self.toks.to_mut().push(Tok::Any);
         }
     }
 
@@ -158,9 +206,9 @@ impl Pattern {
         let mut below = self.clone();
         // Beneath the root ("") is everything.
         if !below.toks.is_empty() {
-            below.toks.push(Tok::Char('/'));
+            below.toks.to_mut().push(Tok::Char('/'));
         }
-        below.toks.push(Tok::Any);
+        below.toks.to_mut().push(Tok::Any);
         below
     }
 
@@ -213,22 +261,25 @@ impl Pattern {
                     .iter()
                     .all(|t| !matches!(t, Tok::Char('/') | Tok::Any | Tok::Dirs | Tok::DirsBody))
         };
-        match self.toks.as_slice() {
+        match &*self.toks {
             [Tok::Dirs, Tok::DirsBody, rest @ ..] => match literal(rest) {
-                Some(name) if !name.is_empty() && !name.contains('/') => Some(Quick::Name(name)),
-                Some(path) if !path.is_empty() => Some(Quick::Segments(path)),
+                Some(name) if !name.is_empty() && !name.contains('/') => {
+                    Some(Quick::Name(Cow::Owned(name)))
+                }
+                Some(path) if !path.is_empty() => Some(Quick::Segments(Cow::Owned(path))),
                 _ if segment_only(rest) => Some(Quick::NameGlob(Pattern {
-                    toks: rest.to_vec(),
+                    toks: Cow::Owned(rest.to_vec()),
                     ..self.clone()
                 })),
                 _ => None,
             },
             toks => match literal(toks) {
-                Some(path) if !path.is_empty() => Some(Quick::Path(path)),
+                Some(path) if !path.is_empty() => Some(Quick::Path(Cow::Owned(path))),
                 _ => {
                     let prefix = self.literal_prefix();
                     let folder = &prefix[..prefix.rfind('/').map_or(0, |i| i + 1)];
-                    (!folder.is_empty()).then(|| Quick::Prefixed(folder.to_string(), self.clone()))
+                    (!folder.is_empty())
+                        .then(|| Quick::Prefixed(Cow::Owned(folder.to_string()), self.clone()))
                 }
             },
         }
@@ -373,7 +424,7 @@ fn parse_class(chars: &[char], start: usize) -> Option<(Tok, usize)> {
     let first = i;
     while let Some(&c) = chars.get(i) {
         if c == ']' && i > first {
-            return Some((Tok::Class(ranges, negated), i + 1));
+            return Some((Tok::Class(Cow::Owned(ranges), negated), i + 1));
         }
         if chars.get(i + 1) == Some(&'-')
             && let Some(&end) = chars.get(i + 2).filter(|e| **e != ']')
@@ -393,20 +444,33 @@ fn parse_class(chars: &[char], start: usize) -> Option<(Tok, usize)> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Quick {
     /// A literal root-relative path: covers it and everything beneath.
-    Path(String),
+    Path(Cow<'static, str>),
     /// A literal name at any depth: covers every path with that segment.
-    Name(String),
+    Name(Cow<'static, str>),
     /// A literal run of segments at any depth (`**/.github/workflows`):
     /// covers every path holding that run.
-    Segments(String),
+    Segments(Cow<'static, str>),
     /// A one-segment glob at any depth (`**/.env.*`): some segment matches.
     NameGlob(Pattern),
     /// A glob under a literal folder (`.agent/**/*.json`): the path must
     /// start with the folder before the glob is tried.
-    Prefixed(String, Pattern),
+    Prefixed(Cow<'static, str>, Pattern),
 }
 
 impl Quick {
+    /// Rust source that builds this shape (see [`Pattern::to_rust`]).
+    #[allow(dead_code)]
+    pub(crate) fn to_rust(&self) -> String {
+        let text = |t: &str| format!("std::borrow::Cow::Borrowed({t:?})");
+        match self {
+            Quick::Path(p) => format!("Quick::Path({})", text(p)),
+            Quick::Name(n) => format!("Quick::Name({})", text(n)),
+            Quick::Segments(s) => format!("Quick::Segments({})", text(s)),
+            Quick::NameGlob(p) => format!("Quick::NameGlob({})", p.to_rust()),
+            Quick::Prefixed(f, p) => format!("Quick::Prefixed({}, {})", text(f), p.to_rust()),
+        }
+    }
+
     /// For a literal rule path: whether it lies strictly beneath `folder`
     /// (a write reaching the whole folder reaches it). Rules that name a
     /// file at any depth never do (that needs the folder's listing); a
@@ -423,7 +487,8 @@ impl Quick {
             Quick::Path(p) => inside(p),
             Quick::Prefixed(prefix, _) => {
                 inside(prefix.trim_end_matches('/'))
-                    || Quick::Path(prefix.trim_end_matches('/').to_string()).covers(folder)
+                    || Quick::Path(Cow::Owned(prefix.trim_end_matches('/').to_string()))
+                        .covers(folder)
             }
             Quick::Name(_) | Quick::NameGlob(_) | Quick::Segments(_) => false,
         }

@@ -5,7 +5,7 @@
 //!
 //! Takes a root-relative pattern and its [`Spot`]; adds [`Hit`]s.
 
-use super::glob::{Pattern, Quick, intersects};
+use super::glob::{Pattern, Quick, Tok, intersects};
 use super::spot::{Reach, Spot};
 use super::{Hit, Law, gitignore, policy, trust_hit};
 use crate::rule_id::Rule;
@@ -30,38 +30,29 @@ pub(super) fn unresolved_hit(spot: &Spot, could_be: &str) -> Hit {
     }
 }
 
-/// One built-in rule's patterns, compiled once per process.
+/// One built-in rule's patterns, compiled by build.rs.
+#[derive(Debug, PartialEq)]
 struct Compiled {
     /// Each path pattern, whether it names a file at any depth, and its
     /// quick form when it has one.
-    paths: Vec<(Pattern, bool, Option<Quick>)>,
-    except: Vec<Pattern>,
+    paths: &'static [(Pattern, bool, Option<Quick>)],
+    except: &'static [Pattern],
 }
+
+// BUILTIN_RELATIVE, BUILTIN_ANYWHERE and BUILTIN_HOME: `PROTECTED_RULES`
+// compiled ahead of time (see `builtin_patterns` in build.rs; the test
+// `compiled_ahead_as_at_run_time` below holds them equal to run-time
+// compiling).
+include!(concat!(env!("OUT_DIR"), "/builtin_patterns.rs"));
 
 /// The built-in rules' patterns, in `PROTECTED_RULES` order: root-relative
 /// (inside a repository) or anchored at any depth (outside every one).
 fn builtin_patterns(in_repository: bool) -> &'static [Compiled] {
-    static RELATIVE: std::sync::OnceLock<Vec<Compiled>> = std::sync::OnceLock::new();
-    static ANYWHERE: std::sync::OnceLock<Vec<Compiled>> = std::sync::OnceLock::new();
-    let cell = if in_repository { &RELATIVE } else { &ANYWHERE };
-    cell.get_or_init(|| {
-        PROTECTED_RULES
-            .iter()
-            .map(|rule| Compiled {
-                paths: rule
-                    .paths
-                    .iter()
-                    .filter(|p| !p.starts_with(HOME_PREFIX))
-                    .map(|p| {
-                        let pattern = rule_pattern(p, in_repository);
-                        let quick = pattern.quick();
-                        (pattern, p.starts_with("**/"), quick)
-                    })
-                    .collect(),
-                except: rule.except.iter().map(|p| Pattern::glob(p)).collect(),
-            })
-            .collect()
-    })
+    if in_repository {
+        &BUILTIN_RELATIVE
+    } else {
+        &BUILTIN_ANYWHERE
+    }
 }
 
 /// How a built-in rule's path names a place in the home folder
@@ -76,27 +67,10 @@ const OTHER_HOMES: &[&str] = &["/root", "/home/*", "/Users/*"];
 /// write is judged by its verb; its home-relative part still is).
 const MAX_ANCHORED_GLOB: usize = 256;
 
-/// The built-in rules' home-relative paths (`~/.bashrc` → `.bashrc`),
-/// compiled once: the rule's index in `PROTECTED_RULES` and its pattern.
+/// The built-in rules' home-relative paths (`~/.bashrc` → `.bashrc`): the
+/// rule's index in `PROTECTED_RULES` and its pattern (compiled by build.rs).
 fn home_patterns() -> &'static [(usize, Pattern, Option<Quick>)] {
-    static PATTERNS: std::sync::OnceLock<Vec<(usize, Pattern, Option<Quick>)>> =
-        std::sync::OnceLock::new();
-    PATTERNS.get_or_init(|| {
-        PROTECTED_RULES
-            .iter()
-            .enumerate()
-            .flat_map(|(i, rule)| {
-                rule.paths
-                    .iter()
-                    .filter_map(|p| p.strip_prefix(HOME_PREFIX))
-                    .map(move |rest| {
-                        let pattern = Pattern::glob(rest);
-                        let quick = pattern.quick();
-                        (i, pattern, quick)
-                    })
-            })
-            .collect()
-    })
+    &BUILTIN_HOME
 }
 
 /// The home folders a literal path may lie in: the request's own and
@@ -256,7 +230,9 @@ pub fn builtin_revert_rule(path: &str) -> Option<Rule> {
 
 /// A built-in rule's pattern: root-relative in a repository; outside every
 /// repository (no law, the path absolute) matched at any depth, so
-/// `.github/workflows/x` is caught in whatever folder it is.
+/// `.github/workflows/x` is caught in whatever folder it is. build.rs
+/// compiles them so; this copy is what the test checks its work against.
+#[cfg(test)]
 fn rule_pattern(glob: &str, in_repository: bool) -> Pattern {
     if in_repository || glob.starts_with("**/") {
         Pattern::glob(glob)
@@ -722,4 +698,63 @@ fn judge_scope(law: &Law, rel: &Pattern, spot: &Spot, hits: &mut Vec<Hit>) {
         ".cage.yaml allow_only",
         "Stay inside the task's area (.cage.yaml allow_only); if the work needs this file, ask the person to widen the area.",
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The patterns build.rs compiled are the ones compiling the rules at
+    /// run time gives, reading for reading and rule for rule.
+    #[test]
+    fn compiled_ahead_as_at_run_time() {
+        for in_repository in [true, false] {
+            type RulePatterns = (Vec<(Pattern, bool, Option<Quick>)>, Vec<Pattern>);
+            let at_run_time: Vec<RulePatterns> = PROTECTED_RULES
+                .iter()
+                .map(|rule| {
+                    let paths = rule
+                        .paths
+                        .iter()
+                        .filter(|p| !p.starts_with(HOME_PREFIX))
+                        .map(|p| {
+                            let pattern = rule_pattern(p, in_repository);
+                            let quick = pattern.quick();
+                            (pattern, p.starts_with("**/"), quick)
+                        })
+                        .collect();
+                    (
+                        paths,
+                        rule.except.iter().map(|p| Pattern::glob(p)).collect(),
+                    )
+                })
+                .collect();
+            let ahead = builtin_patterns(in_repository);
+            assert_eq!(ahead.len(), at_run_time.len());
+            for (compiled, (paths, except)) in ahead.iter().zip(&at_run_time) {
+                assert_eq!(
+                    compiled.paths,
+                    paths.as_slice(),
+                    "in a repository: {in_repository}"
+                );
+                assert_eq!(compiled.except, except.as_slice());
+            }
+        }
+        let home: Vec<(usize, Pattern, Option<Quick>)> = PROTECTED_RULES
+            .iter()
+            .enumerate()
+            .flat_map(|(i, rule)| {
+                rule.paths
+                    .iter()
+                    .filter_map(|p| p.strip_prefix(HOME_PREFIX))
+                    .map(move |rest| {
+                        let pattern = Pattern::glob(rest);
+                        let quick = pattern.quick();
+                        (i, pattern, quick)
+                    })
+            })
+            .collect();
+        assert_eq!(home_patterns(), home.as_slice());
+        assert!(home.len() > 10 && BUILTIN_RELATIVE.iter().any(|c| !c.paths.is_empty()));
+    }
 }
