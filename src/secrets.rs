@@ -9,63 +9,14 @@
 //! module's.
 #![deny(clippy::indexing_slicing)]
 
-use crate::law::glob::{Pattern, Quick, intersects};
+mod families;
+
+use crate::law::glob::{Pattern, Quick, Tok, intersects};
 use crate::paths::Location;
 use crate::shell::Word;
+use families::{HOME_SECRETS, NOT_SECRET, SECRET_FOLDERS, SYSTEM_SECRETS};
 use std::path::Path;
 use std::sync::OnceLock;
-
-/// Credential files kept under a home folder, home-relative, in the law's
-/// glob dialect (each also covers everything beneath it). They are found
-/// at any depth too (`/root/.aws`, `/home/*/.ssh/id_rsa`, a copy of a home
-/// folder), and a recursive read of the home folder or a folder above one
-/// of them reads them.
-#[rustfmt::skip]
-const HOME_SECRETS: &[&str] = &[
-    ".aws", ".azure", ".config/gcloud", ".kube/config", ".docker/config.json",
-    ".netrc", ".npmrc", ".pypirc", ".pgpass", ".cargo/credentials*", ".git-credentials",
-    ".config/git/credentials", ".config/gh/hosts.yml", ".config/hub", ".claude/.credentials.json",
-    ".gem/credentials", ".vault-token", ".terraform.d/credentials.tfrc.json",
-    ".ssh/id_*", ".gnupg/private-keys-v1.d", ".gnupg/secring.gpg",
-];
-
-/// System files of credentials (absolute).
-#[rustfmt::skip]
-const SYSTEM_SECRETS: &[&str] = &[
-    "/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/sudoers",
-    "/etc/sudoers.d", "/etc/master.passwd", "/etc/security/opasswd", "/etc/ssh/ssh_host_*_key",
-    "/proc/*/environ", "/proc/*/task/*/environ", "/run/secrets", "/var/run/secrets",
-];
-
-/// Files of credentials by name, in any folder: `.env` files and private
-/// keys. A bare `id_*` outside `.ssh` counts only for the key types ssh
-/// names (`id_rsa_github` yes, `id_map.rs` no); `key.txt` is not a key
-/// format and stays readable.
-#[rustfmt::skip]
-const NAMED_SECRETS: &[&str] = &[
-    "**/.env", "**/.env.*", "**/id_rsa*", "**/id_dsa*", "**/id_ecdsa*", "**/id_ed25519*",
-    "**/id_xmss*", "**/*.pem", "**/*.key", "**/*.p12", "**/*.pfx", "**/*.ppk",
-];
-
-/// Names that hold no secrets by convention, though a family above names
-/// them: `.env` templates and public keys. A glob is excepted only when
-/// its last part ends with a `*.x` suffix here (`~/.ssh/*.pub`).
-#[rustfmt::skip]
-const NOT_SECRET: &[&str] = &[
-    ".env.dist", ".env.example", ".env.sample", ".env.template", "*.pub",
-];
-
-/// Folders of credentials: naming one to any command that reads content
-/// (`find ~/.ssh -exec cat`, `cp -r ~/.aws x`, `cat ~/.ssh/*`) reads them.
-const SECRET_FOLDERS: &[&str] = &[
-    "**/.aws",
-    "**/.azure",
-    "**/.config/gcloud",
-    "**/.docker",
-    "**/.gnupg",
-    "**/.kube",
-    "**/.ssh",
-];
 
 /// Commands that print credentials: the words a command starts with (its
 /// verb, then its first words that are not options).
@@ -95,67 +46,34 @@ const SECRET_COMMANDS: &[&[&str]] = &[
 ];
 
 /// The compiled families: patterns matched at any depth (for a path a
-/// command names) and the `NOT_SECRET` names.
+/// command names) and the `NOT_SECRET` names. Built by build.rs from the
+/// globs of [`families::Globs`] (the test `compiled_ahead_as_at_run_time`
+/// holds them equal to compiling those at run time).
+#[derive(Debug, PartialEq)]
 struct Families {
     /// Every credential family, as `(pattern, quick form, a text every
     /// path it covers holds)`.
-    anywhere: Vec<(Pattern, Option<Quick>, String)>,
+    anywhere: &'static [(Pattern, Option<Quick>, &'static str)],
     /// The families a glob is judged by without listing its folder: those
     /// under a folder of their own (`**/.aws`, `/etc/shadow`) and hidden
     /// names (`**/.env`), which bash's `*` never makes up.
-    pinned: Vec<Pattern>,
+    pinned: &'static [Pattern],
     /// The families of keys by name (`**/id_rsa*`, `**/*.pem`): any `*`
     /// could make one up, so a glob meets them only when its last part
     /// names a key (`*.pem`, `id_*`) or its folder holds one now.
-    keys: Vec<Pattern>,
+    keys: &'static [Pattern],
     /// Folders of credentials at any depth.
-    folders: Vec<Pattern>,
+    folders: &'static [Pattern],
     /// Names excepted.
-    except: Vec<Pattern>,
+    except: &'static [Pattern],
 }
 
-/// The families, compiled once per process.
+// FAMILIES, compiled by build.rs (`secret_families`).
+include!(concat!(env!("OUT_DIR"), "/secret_families.rs"));
+
+/// The families.
 fn families() -> &'static Families {
-    static FAMILIES: OnceLock<Families> = OnceLock::new();
-    FAMILIES.get_or_init(|| {
-        let home = HOME_SECRETS.iter().map(|p| format!("**/{p}"));
-        let rest = SYSTEM_SECRETS
-            .iter()
-            .chain(NAMED_SECRETS)
-            .map(|p| p.to_string());
-        let anywhere = home
-            .chain(rest)
-            .map(|p| {
-                let pattern = Pattern::glob(&p);
-                let quick = pattern.quick();
-                let needed = needed_text(&p);
-                (pattern, quick, needed)
-            })
-            .collect();
-        let is_key = |p: &str| !p.starts_with("**/.");
-        let pinned = HOME_SECRETS
-            .iter()
-            .map(|p| Pattern::glob(&format!("**/{p}")))
-            .chain(
-                SYSTEM_SECRETS
-                    .iter()
-                    .chain(NAMED_SECRETS.iter().filter(|p| !is_key(p)))
-                    .map(|p| Pattern::glob(p)),
-            )
-            .collect();
-        let keys = NAMED_SECRETS
-            .iter()
-            .filter(|p| is_key(p))
-            .map(|p| Pattern::glob(p))
-            .collect();
-        Families {
-            anywhere,
-            pinned,
-            keys,
-            folders: SECRET_FOLDERS.iter().map(|p| Pattern::glob(p)).collect(),
-            except: NOT_SECRET.iter().map(|p| Pattern::glob(p)).collect(),
-        }
-    })
+    &FAMILIES
 }
 
 /// A path through `/proc/PID/root/` (the file system as that process sees
@@ -193,28 +111,12 @@ pub fn is_secret(path: &str) -> bool {
     let hit = families()
         .anywhere
         .iter()
-        .filter(|(_, _, needed)| lower.contains(needed.as_str()))
+        .filter(|(_, _, needed)| lower.contains(needed))
         .any(|(pattern, quick, _)| match quick {
             Some(quick) => quick.covers(path),
             None => pattern.covers_path(path),
         });
     hit && !excepted(path)
-}
-
-/// The longest run of plain characters in a family's glob, lowercased,
-/// without a `/` at either end (`**/` may match nothing, so `**/.env.*`
-/// covers `.env.local`): every path the family covers holds it, letters
-/// in any case. `*`, `?` and `\\` end a run; a glob with a class or braces
-/// (none of the families has one) needs nothing.
-fn needed_text(glob: &str) -> String {
-    if glob.contains(['[', '{']) {
-        return String::new();
-    }
-    glob.split(['*', '?', '\\'])
-        .map(|run| run.trim_matches('/'))
-        .max_by_key(|run| run.len())
-        .unwrap_or("")
-        .to_ascii_lowercase()
 }
 
 /// The extensions of `NAMED_SECRETS` (for the first look below).
@@ -1095,5 +997,35 @@ mod tests {
             without_proc_root("/proc/self/environ"),
             "/proc/self/environ"
         );
+    }
+}
+
+#[cfg(test)]
+mod compiled_ahead {
+    use super::*;
+
+    /// The families build.rs compiled are what compiling
+    /// [`families::globs`] at run time gives.
+    #[test]
+    fn compiled_ahead_as_at_run_time() {
+        let globs = families::globs();
+        let compile =
+            |list: &[String]| -> Vec<Pattern> { list.iter().map(|p| Pattern::glob(p)).collect() };
+        let anywhere: Vec<(Pattern, Option<Quick>, &str)> = globs
+            .anywhere
+            .iter()
+            .map(|(p, needed)| {
+                let pattern = Pattern::glob(p);
+                let quick = pattern.quick();
+                (pattern, quick, needed.as_str())
+            })
+            .collect();
+        let f = families();
+        assert_eq!(f.anywhere, anywhere.as_slice());
+        assert_eq!(f.pinned, compile(&globs.pinned).as_slice());
+        assert_eq!(f.keys, compile(&globs.keys).as_slice());
+        assert_eq!(f.folders, compile(&globs.folders).as_slice());
+        assert_eq!(f.except, compile(&globs.except).as_slice());
+        assert!(f.anywhere.len() > 30 && !f.keys.is_empty());
     }
 }
