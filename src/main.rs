@@ -10,15 +10,17 @@
     not(test),
     deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
 )]
+// On Linux the process starts at `start::main`, a C `main` (issue 19).
+#![cfg_attr(all(target_os = "linux", not(test)), no_main)]
 
 mod cli;
+mod start;
 
 use cli::{CliError, Command};
 use portcullis::hook::{self, HookOptions, Host};
 use portcullis::{Location, catalogue, limits, render};
 use std::io::{self, Read, Write};
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 /// Prints a line to stdout; a closed pipe (`portcullis check … | head -1`)
 /// is not an error worth more than the verdict's exit code.
@@ -28,39 +30,18 @@ macro_rules! out {
     }};
 }
 
-/// An abort (tree-sitter out of memory, Rust's stack-overflow guard, an
-/// allocation failure) would end the process by signal, which Claude Code
-/// reads as "no opinion" and runs the tool. This handler turns it into one
-/// stderr line and exit 2, which blocks the call. Only async-signal-safe
-/// calls: `write` and `_exit`.
-extern "C" fn abort_handler(_signal: libc::c_int) {
-    const MESSAGE: &[u8] = b"portcullis: internal error (abort); blocking to be safe\n";
-    // SAFETY: write and _exit are async-signal-safe; the buffer is static.
-    unsafe {
-        libc::write(2, MESSAGE.as_ptr().cast(), MESSAGE.len());
-        libc::_exit(2);
-    }
+/// Rust's own start, where the crate is not `no_main` (see `start`).
+#[cfg(any(not(target_os = "linux"), test))]
+fn main() -> std::process::ExitCode {
+    start::install_abort_handler();
+    let code = run_main(std::env::args_os().skip(1).collect());
+    start::flush_stdout();
+    std::process::ExitCode::from(code)
 }
 
-/// SIGABRT, and SIGSEGV and SIGBUS (a fault in the parsers' C code) too.
-/// The handler runs on the alternate signal stack Rust's runtime sets up
-/// for the main thread (`SA_ONSTACK`), so a stack overflow reaches it.
-fn install_abort_handler() {
-    // SAFETY: sigaction with a zeroed struct, an empty mask and a handler
-    // that only calls async-signal-safe functions.
-    unsafe {
-        let mut action: libc::sigaction = std::mem::zeroed();
-        action.sa_sigaction = abort_handler as *const () as libc::sighandler_t;
-        action.sa_flags = libc::SA_ONSTACK;
-        libc::sigemptyset(&mut action.sa_mask);
-        for signal in [libc::SIGABRT, libc::SIGSEGV, libc::SIGBUS] {
-            libc::sigaction(signal, &action, std::ptr::null_mut());
-        }
-    }
-}
-
-fn main() -> ExitCode {
-    install_abort_handler();
+/// Parses the command line (`args`: the words after the program's name)
+/// and runs it. Returns the exit code; a panic is reported and is exit 2.
+fn run_main(args: Vec<std::ffi::OsString>) -> u8 {
     // Fail closed: an internal panic must never surface as an exit code the
     // host reads as "no opinion" (Claude Code runs the tool on any code but
     // 0 and 2). One line on stderr, exit 2.
@@ -71,14 +52,13 @@ fn main() -> ExitCode {
             .unwrap_or_default();
         eprintln!("portcullis: internal error{location}; blocking to be safe");
     }));
-    let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
     match std::panic::catch_unwind(|| cli::parse(args).and_then(run)) {
-        Ok(Ok(code)) => ExitCode::from(code),
+        Ok(Ok(code)) => code,
         Ok(Err(CliError(message))) => {
             eprintln!("portcullis: {message}");
-            ExitCode::from(2)
+            2
         }
-        Err(_) => ExitCode::from(2),
+        Err(_) => 2,
     }
 }
 

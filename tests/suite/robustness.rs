@@ -554,6 +554,67 @@ fn an_abort_or_a_fault_exits_2() {
     }
 }
 
+/// A stack overflow in the hook (here forced by a stack of 256 KiB and a
+/// command nested 3,000 deep, which needs more) ends with exit code 2 and
+/// the blocking line, never by signal: the fault handler runs on the
+/// process's alternate signal stack (set up by `start::main` on Linux,
+/// where Rust's own start-up is not used). The same binary with the same
+/// small stack still decides an ordinary call, so the limit is the only
+/// cause.
+#[test]
+fn a_stack_overflow_exits_2() {
+    use std::io::Write;
+    use std::os::unix::process::CommandExt;
+    let scratch = Scratch::new("stack-overflow");
+    let deep = format!("echo {}x{}", "$(".repeat(3000), ")".repeat(3000));
+    let run = |command: &str| {
+        let request = serde_json::json!({
+            "hook_event_name": "PreToolUse",
+            "tool_name": "Bash",
+            "tool_input": {"command": command},
+            "cwd": scratch.cwd(),
+        });
+        let mut child = Command::new(env!("CARGO_BIN_EXE_portcullis"));
+        child
+            .args(["hook", "--host", "claude"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        // SAFETY: setrlimit is async-signal-safe and touches only the child.
+        unsafe {
+            child.pre_exec(|| {
+                let small = libc::rlimit {
+                    rlim_cur: 256 * 1024,
+                    rlim_max: libc::RLIM_INFINITY,
+                };
+                if libc::setrlimit(libc::RLIMIT_STACK, &small) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let mut child = child.spawn().expect("start portcullis");
+        let mut stdin = child.stdin.take().expect("stdin");
+        stdin
+            .write_all(request.to_string().as_bytes())
+            .expect("write the request");
+        drop(stdin);
+        child.wait_with_output().expect("wait for portcullis")
+    };
+    let ordinary = run("ls -la");
+    assert_eq!(ordinary.status.code(), Some(0), "{ordinary:?}");
+    assert!(String::from_utf8_lossy(&ordinary.stdout).contains("\"allow\""));
+    let overflow = run(&deep);
+    assert_eq!(
+        overflow.status.code(),
+        Some(2),
+        "a stack overflow must exit 2, not end by signal: {:?}, stderr {}",
+        overflow.status,
+        String::from_utf8_lossy(&overflow.stderr)
+    );
+    assert!(String::from_utf8_lossy(&overflow.stderr).contains("blocking to be safe"));
+}
+
 fn signal_exits_2(signal: libc::c_int) {
     let child = Command::new(env!("CARGO_BIN_EXE_portcullis"))
         .arg("hook")
