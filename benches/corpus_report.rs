@@ -156,7 +156,10 @@ fn main() {
                 let summary = portcullis::replay::run(
                     &source,
                     open,
-                    &location,
+                    &portcullis::replay::Context {
+                        location: location.clone(),
+                        mode: portcullis::engine::PermissionMode::Default,
+                    },
                     false,
                     workers,
                     &mut std::io::sink(),

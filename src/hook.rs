@@ -135,9 +135,6 @@ pub struct Request {
     pub call: ToolCall,
     /// Its working folder (the request's `cwd`) and the home folder.
     pub location: Location,
-    /// The host is in a read-only planning mode (Claude Code's
-    /// `permission_mode: plan`): only what merely looks is answered FREE.
-    pub plan: bool,
     /// The host's permission mode (`permission_mode`), for shell commands.
     pub mode: crate::engine::PermissionMode,
     /// The host the request's shape names (`None`: none does).
@@ -202,7 +199,6 @@ pub fn parse_request(input: &[u8], home: Option<PathBuf>) -> Result<Request, Hoo
     let mode = crate::engine::PermissionMode::named(
         request.permission_mode.as_ref().and_then(wire::Field::text),
     );
-    let plan = mode == crate::engine::PermissionMode::Plan;
     let tool = hosts::canonical_tool(request.tool().unwrap_or("Bash"));
     let input = request.input();
     if let Some(kind) = file_tool(tool) {
@@ -223,7 +219,6 @@ pub fn parse_request(input: &[u8], home: Option<PathBuf>) -> Result<Request, Hoo
                 content: edit_content(input),
             },
             location,
-            plan,
             mode,
             host,
             event,
@@ -246,7 +241,6 @@ pub fn parse_request(input: &[u8], home: Option<PathBuf>) -> Result<Request, Hoo
                 targets,
             },
             location,
-            plan,
             mode,
             host,
             event,
@@ -264,7 +258,6 @@ pub fn parse_request(input: &[u8], home: Option<PathBuf>) -> Result<Request, Hoo
                 },
             },
             location,
-            plan,
             mode,
             host,
             event,
@@ -278,7 +271,6 @@ pub fn parse_request(input: &[u8], home: Option<PathBuf>) -> Result<Request, Hoo
                 tool: tool.to_string(),
             },
             location,
-            plan,
             mode,
             host,
             event,
@@ -310,7 +302,6 @@ pub fn parse_request(input: &[u8], home: Option<PathBuf>) -> Result<Request, Hoo
             command: command.to_string(),
         },
         location,
-        plan,
         mode,
         host,
         event,
@@ -497,7 +488,6 @@ pub fn respond(
         command,
         options,
         file_tool,
-        request.plan,
     ))
 }
 

@@ -220,7 +220,10 @@ fn replay_command(replay: cli::Replay) -> Result<u8, CliError> {
     let summary = portcullis::replay::run(
         &inputs,
         |source| portcullis::replay::open(source, forced),
-        &location(replay.cwd),
+        &portcullis::replay::Context {
+            location: location(replay.cwd),
+            mode: replay.mode,
+        },
         replay.json,
         workers,
         &mut out,

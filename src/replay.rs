@@ -67,10 +67,21 @@ pub struct Summary {
     pub unjudged_lines: Vec<Listed>,
 }
 
+/// What every record of a replay is judged in: the folder of records that
+/// name none, and the host's permission mode.
+#[derive(Clone, Debug)]
+pub struct Context {
+    /// The location of records that name no folder.
+    pub location: Location,
+    /// The permission mode every shell command is judged in (`--mode`).
+    pub mode: engine::PermissionMode,
+}
+
 /// One replay run: the laws of each working folder, read once, and the
 /// summary so far.
 pub struct Replay {
     default: Location,
+    mode: engine::PermissionMode,
     folders: Folders,
     memo: Memo,
     /// What the records add up to.
@@ -164,10 +175,12 @@ impl Folders {
 }
 
 impl Replay {
-    /// A replay whose records run in `default` unless they say otherwise.
-    pub fn new(default: Location) -> Replay {
+    /// A replay whose records run in `context`'s location unless they say
+    /// otherwise, in its permission mode.
+    pub fn new(context: Context) -> Replay {
         Replay {
-            default,
+            default: context.location,
+            mode: context.mode,
             folders: Folders::default(),
             memo: Memo::default(),
             summary: Summary::default(),
@@ -196,11 +209,12 @@ impl Replay {
             None => &self.default,
         };
         let laws = self.folders.laws_for(&location.cwd);
+        let mode = self.mode;
         let (shown, decision) = match &record.kind {
             Kind::Command(command) | Kind::Typed(command) => (
                 Cow::Borrowed(command.as_str()),
                 self.memo.decide(&location.cwd, command, || {
-                    judge_command(command, location, laws)
+                    judge_command(command, location, laws, mode)
                 }),
             ),
             Kind::Edit { tool, path } => (
@@ -306,14 +320,19 @@ fn edit_kind(tool: &str) -> EditKind {
 /// whole (a history entry joined wrongly, a quote left open) is also judged
 /// line by line, and the strictest finding wins: a line of it is never
 /// hidden inside a string that was never closed.
-fn judge_command(command: &str, location: &Location, laws: &mut Laws) -> Decision {
-    let decision = engine::evaluate_in(command, location, laws);
+fn judge_command(
+    command: &str,
+    location: &Location,
+    laws: &mut Laws,
+    mode: engine::PermissionMode,
+) -> Decision {
+    let decision = engine::evaluate_in_mode(command, location, laws, mode);
     if !command.contains('\n') || decision.top.rule.family() != Family::Parse {
         return decision;
     }
     let mut findings = decision.findings;
     for line in command.lines().filter(|l| !l.trim().is_empty()).take(1_000) {
-        findings.extend(engine::evaluate_in(line, location, laws).findings);
+        findings.extend(engine::evaluate_in_mode(line, location, laws, mode).findings);
     }
     Decision::from_findings(findings, command)
 }
@@ -338,8 +357,11 @@ fn unjudged(
         ),
     )
     .findings;
+    // In the default mode: the line stays at least SIGNED whatever the
+    // mode, and its pieces are judged as strictly as they come.
     for text in texts {
-        findings.extend(judge_command(text, location, laws).findings);
+        findings
+            .extend(judge_command(text, location, laws, engine::PermissionMode::Default).findings);
     }
     Decision::from_findings(findings, "")
 }
@@ -664,28 +686,28 @@ pub type Opened = (history::Format, Box<dyn std::io::BufRead + Send>);
 pub fn run(
     sources: &[String],
     open: impl Fn(&str) -> std::io::Result<Opened>,
-    default: &Location,
+    context: &Context,
     json: bool,
     workers: usize,
     out: &mut (dyn std::io::Write + Send),
     progress: impl FnMut(usize),
 ) -> std::io::Result<Summary> {
     if workers <= 1 {
-        return run_here(sources, open, default, json, out, progress);
+        return run_here(sources, open, context, json, out, progress);
     }
-    run_on_threads(sources, open, default, json, workers, out, progress)
+    run_on_threads(sources, open, context, json, workers, out, progress)
 }
 
 /// [`run`] on the calling thread: read a record, judge it, write its row.
 fn run_here(
     sources: &[String],
     open: impl Fn(&str) -> std::io::Result<Opened>,
-    default: &Location,
+    context: &Context,
     json: bool,
     out: &mut (dyn std::io::Write + Send),
     mut progress: impl FnMut(usize),
 ) -> std::io::Result<Summary> {
-    let mut replay = Replay::new(default.clone());
+    let mut replay = Replay::new(context.clone());
     let bytes_read = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let mut failed: Option<std::io::Error> = None;
     let mut row_text: Vec<u8> = Vec::new();
@@ -727,7 +749,7 @@ fn run_here(
 fn run_on_threads(
     sources: &[String],
     open: impl Fn(&str) -> std::io::Result<Opened>,
-    default: &Location,
+    context: &Context,
     json: bool,
     workers: usize,
     out: &mut (dyn std::io::Write + Send),
@@ -745,9 +767,9 @@ fn run_on_threads(
         for _ in 0..workers {
             let work_rx = Arc::clone(&work_rx);
             let done_tx = done_tx.clone();
-            let default = default.clone();
+            let context = context.clone();
             scope.spawn(move || {
-                let mut replay = Replay::new(default);
+                let mut replay = Replay::new(context);
                 loop {
                     let next = work_rx.lock().map(|rx| rx.recv());
                     let Ok(Ok((seq, file, records))) = next else {

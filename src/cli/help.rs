@@ -7,7 +7,8 @@ pub const USAGE: &str = "usage:
   portcullis check [--json] [--cwd DIR] [--mode MODE] -- COMMAND
   portcullis explain [--tree] [--cwd DIR] [--mode MODE] -- COMMAND
   portcullis replay [--format auto|lines|jsonl|sessions|bash|zsh|fish|claude] [--json | --summary-json]
-                    [--fail-on SIGNED|BLOCKED] [--threads N] [--cwd DIR] FILE…|DIR|-
+                    [--fail-on SIGNED|BLOCKED] [--threads N] [--cwd DIR] [--mode MODE]
+                    FILE…|DIR|-
   portcullis policy [--json] [DIR]
   portcullis opencode-permissions
   portcullis rules [--verbs]
@@ -74,7 +75,7 @@ A value may also be joined to its option: --cwd=DIR.";
 pub const REPLAY: &str =
     "usage: portcullis replay [--format auto|lines|jsonl|sessions|bash|zsh|fish|claude]
                          [--json | --summary-json] [--fail-on SIGNED|BLOCKED]
-                         [--threads N] [--cwd DIR] FILE…|DIR|-
+                         [--threads N] [--cwd DIR] [--mode MODE] FILE…|DIR|-
 
 Judges every command of a history (files, every .jsonl under a folder, or
 stdin for -) and prints a one-screen summary. Exit 0, or 1 with --fail-on.
@@ -88,6 +89,8 @@ options:
   --threads N        judge on N threads (default: the cores, up to 8)
   --cwd DIR          the folder of commands whose history names none
                      (default: the current folder)
+  --mode MODE        judge every shell command as the host's permission
+                     mode MODE would: default, acceptEdits or plan
   -h, --help         print this help
 
 A value may also be joined to its option: --threads=2.";

@@ -114,6 +114,8 @@ pub struct Replay {
     pub threads: Option<usize>,
     /// The folder of records that name none.
     pub cwd: Option<PathBuf>,
+    /// The host's permission mode every command is judged in.
+    pub mode: portcullis::engine::PermissionMode,
     /// Files, folders and `-`, as given (at least one).
     pub sources: Vec<String>,
 }
@@ -232,19 +234,7 @@ fn parse_judge(mut parser: Parser, name: &str, help: &'static str) -> Result<Com
             Arg::Long("json") if name == "check" => flag = true,
             Arg::Long("tree") if name == "explain" => flag = true,
             Arg::Long("cwd") => cwd = Some(PathBuf::from(value(&mut parser, "--cwd")?)),
-            Arg::Long("mode") => {
-                let text = value(&mut parser, "--mode")?;
-                mode = match text.as_str() {
-                    "default" => portcullis::engine::PermissionMode::Default,
-                    "acceptEdits" => portcullis::engine::PermissionMode::AcceptEdits,
-                    "plan" => portcullis::engine::PermissionMode::Plan,
-                    other => {
-                        return Err(CliError(format!(
-                            "--mode takes default, acceptEdits or plan, not `{other}`"
-                        )));
-                    }
-                };
-            }
+            Arg::Long("mode") => mode = parse_mode(&value(&mut parser, "--mode")?)?,
             Arg::Value(word) => words.push(word.to_string_lossy().into_owned()),
             other => return Err(unknown(&other)),
         }
@@ -280,8 +270,21 @@ pub fn command_line(words: &[String]) -> Result<String, CliError> {
     }
 }
 
+/// `--mode MODE`: a permission mode as hosts name it.
+fn parse_mode(text: &str) -> Result<portcullis::engine::PermissionMode, CliError> {
+    use portcullis::engine::PermissionMode;
+    match text {
+        "default" => Ok(PermissionMode::Default),
+        "acceptEdits" => Ok(PermissionMode::AcceptEdits),
+        "plan" => Ok(PermissionMode::Plan),
+        other => Err(CliError(format!(
+            "--mode takes default, acceptEdits or plan, not `{other}`"
+        ))),
+    }
+}
+
 /// `replay [--format F] [--json] [--summary-json] [--fail-on V]
-/// [--threads N] [--cwd DIR] SOURCE…`.
+/// [--threads N] [--cwd DIR] [--mode MODE] SOURCE…`.
 fn parse_replay(mut parser: Parser) -> Result<Command, CliError> {
     let mut replay = Replay {
         format: None,
@@ -290,6 +293,7 @@ fn parse_replay(mut parser: Parser) -> Result<Command, CliError> {
         fail_on: None,
         threads: None,
         cwd: None,
+        mode: portcullis::engine::PermissionMode::Default,
         sources: Vec::new(),
     };
     let mut format = "auto".to_string();
@@ -300,6 +304,7 @@ fn parse_replay(mut parser: Parser) -> Result<Command, CliError> {
             Arg::Long("summary-json") => replay.summary_json = true,
             Arg::Long("format") => format = value(&mut parser, "--format")?,
             Arg::Long("cwd") => replay.cwd = Some(PathBuf::from(value(&mut parser, "--cwd")?)),
+            Arg::Long("mode") => replay.mode = parse_mode(&value(&mut parser, "--mode")?)?,
             Arg::Long("threads") => {
                 let n = value(&mut parser, "--threads")?;
                 let threads = n.parse().ok().filter(|n| *n >= 1).ok_or_else(|| {
@@ -491,6 +496,16 @@ mod tests {
             assert_eq!(replay.threads, Some(2));
             assert_eq!(replay.format, Some(Format::Lines));
             assert_eq!(replay.sources, ["-"]);
+            assert_eq!(replay.mode, portcullis::engine::PermissionMode::Default);
+        }
+        for args in [
+            &["replay", "--mode=acceptEdits", "-"][..],
+            &["replay", "--mode", "acceptEdits", "-"][..],
+        ] {
+            let Ok(Command::Replay(replay)) = parsed(args) else {
+                panic!("{args:?}");
+            };
+            assert_eq!(replay.mode, portcullis::engine::PermissionMode::AcceptEdits);
         }
         assert_eq!(
             parsed(&["hook", "--host=opencode", "--free=defer"]),
@@ -550,6 +565,8 @@ mod tests {
             &["replay", "--threads", "-"],
             &["replay", "--format", "csv", "-"],
             &["replay", "--fail-on", "FREE", "-"],
+            &["replay", "--mode", "acceptedits", "-"],
+            &["replay", "--mode"],
             &["replay"],
             &["hook", "--host", "x"],
             &["hook", "--host"],

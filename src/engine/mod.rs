@@ -98,8 +98,10 @@ impl Run<'_> {
 
     fn finish_keeping_trace(&mut self, command: &str, mode: PermissionMode) -> Decision {
         let mut findings = std::mem::take(&mut self.findings);
-        if mode == PermissionMode::AcceptEdits {
-            findings = self.accept_edits(findings, command);
+        match mode {
+            PermissionMode::AcceptEdits => findings = self.accept_edits(findings, command),
+            PermissionMode::Plan => findings = mode::under_plan(findings, command),
+            PermissionMode::Default => {}
         }
         let verdict = Decision::from_findings(findings, command);
         trust::trusted(verdict, self.laws, command)

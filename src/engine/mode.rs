@@ -7,8 +7,9 @@
 //! `rules/modes.json`) is FREE `mode.accept-edits` too, when every file it
 //! writes is an ordinary file or a new path inside the project and nothing
 //! else (the path law, the floor, a secret read, an unknown program)
-//! objects. `plan` is applied by the host adapter (only inspection is
-//! answered FREE); every other mode changes nothing.
+//! objects. Under `plan` (read-only) a FREE command that does more than
+//! look (a build, a test, a formatter) is UNKNOWN `mode.plan`: left to the
+//! host, which refuses it there. Every other mode changes nothing.
 //!
 //! Takes the findings and the write targets the run collected; returns
 //! the findings to decide on.
@@ -98,6 +99,44 @@ impl Run<'_> {
         ));
         kept
     }
+}
+
+/// `findings` under `plan`: a FREE decision whose FREE findings do more
+/// than look gets UNKNOWN `mode.plan` first, so the host's plan mode
+/// decides (it refuses what is not read-only); anything else is unchanged.
+pub(super) fn under_plan(mut findings: Vec<Finding>, command: &str) -> Vec<Finding> {
+    let free = findings.iter().all(|f| f.verdict == Verdict::Free);
+    if free && !only_looks(&findings) {
+        findings.insert(0, super::finding(
+            Verdict::Unknown,
+            Rule::ModePlan,
+            "the host is in plan mode, which only looks, and this command does more (it builds, tests, formats or runs code): the host's plan mode decides".to_string(),
+            "Plan without running it, or leave plan mode to run it.",
+            command,
+        ));
+    }
+    findings
+}
+
+/// Whether every FREE finding only looks: the lexicon's `inspect` class,
+/// inline code that only computes, an empty command, a function, a
+/// recipe read, a venv's activation.
+fn only_looks(findings: &[Finding]) -> bool {
+    use crate::rule_id::InlineRule;
+    findings
+        .iter()
+        .filter(|f| f.verdict == Verdict::Free)
+        .all(|f| match &f.rule {
+            RuleId::Lexicon(rule) => {
+                crate::lexicon::class_of(rule) == Some(crate::verdict::Effect::Inspect)
+            }
+            RuleId::Inline(_, InlineRule::Pure) => true,
+            RuleId::Fixed(rule) => matches!(
+                rule,
+                Rule::VerbEmpty | Rule::VerbFunction | Rule::RecipeRead | Rule::ScriptVenvActivate
+            ),
+            _ => false,
+        })
 }
 
 /// Whether `rule` is one `acceptEdits` lifts.

@@ -16,6 +16,7 @@
 
 use super::wire;
 use super::{HookOptions, claude_output, opencode_output};
+use crate::rule_id::{Rule, RuleId};
 use crate::verdict::{Decision, Verdict};
 use serde_json::json;
 
@@ -148,7 +149,7 @@ pub fn canonical_tool(name: &str) -> &str {
 /// What the host is told for `decision`: the line to print, or `None` for
 /// no output (the host decides as usual). `command`: the shell command
 /// judged, if the call is one; `file_tool`: the call is an edit, read or
-/// search tool's; `plan`: the host is in a read-only plan mode.
+/// search tool's.
 pub fn output(
     host: Host,
     event: Event,
@@ -156,7 +157,6 @@ pub fn output(
     command: Option<&str>,
     options: HookOptions,
     file_tool: bool,
-    plan: bool,
 ) -> Option<String> {
     let verdict = decision.verdict();
     let reason = crate::render::reason_line(decision);
@@ -169,9 +169,10 @@ pub fn output(
         Host::OpenCode => Some(opencode_output(decision, command)),
         // A file the law allows: the host decides as usual.
         Host::Claude if file_tool && verdict == Verdict::Free => None,
-        // Plan mode is read-only: a FREE build, test or format is left to
-        // the host, which refuses it there (an `allow` would override it).
-        Host::Claude if plan && verdict == Verdict::Free && !only_looks(decision) => None,
+        // Plan mode is read-only: a FREE build, test or format is UNKNOWN
+        // `mode.plan`, left to the host, which refuses it there (an `allow`
+        // would override it, and so would an `ask` the person approves).
+        Host::Claude if decision.top.rule == RuleId::Fixed(Rule::ModePlan) => None,
         Host::Claude => claude_output(decision, options),
         Host::Codex => match (event, verdict) {
             // Approval is given where Codex would prompt; the person signs.
@@ -234,29 +235,6 @@ pub fn output(
             Verdict::Signed | Verdict::Blocked => claude_output(decision, options),
         },
     }
-}
-
-/// Whether every FREE finding of `decision` only looks: a lexicon class of
-/// `inspect`, inline code that only computes and prints, or a finding that
-/// stands for the commands judged beside it (a function's call, a recipe
-/// read, an empty command). A build, test or format does not.
-fn only_looks(decision: &Decision) -> bool {
-    use crate::rule_id::{InlineRule, Rule, RuleId};
-    decision
-        .findings
-        .iter()
-        .filter(|f| f.verdict == Verdict::Free)
-        .all(|f| match &f.rule {
-            RuleId::Lexicon(rule) => {
-                crate::lexicon::class_of(rule) == Some(crate::verdict::Effect::Inspect)
-            }
-            RuleId::Inline(_, InlineRule::Pure) => true,
-            RuleId::Fixed(rule) => matches!(
-                rule,
-                Rule::VerbEmpty | Rule::VerbFunction | Rule::RecipeRead | Rule::ScriptVenvActivate
-            ),
-            _ => false,
-        })
 }
 
 /// Codex's PreToolUse denial (its schema allows no other field).

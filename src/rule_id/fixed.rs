@@ -93,6 +93,8 @@ fixed_rules! {
         "UNKNOWN: the program is not in the lexicon";
     ModeAcceptEdits = "mode.accept-edits", Other,
         "FREE: under the host's acceptEdits mode, a shell write to ordinary files inside the project that nothing else objects to (`rules/modes.json`)";
+    ModePlan = "mode.plan", Other,
+        "UNKNOWN: under the host's plan mode, a FREE command that does more than look (a build, a test, a formatter): the host's plan mode decides";
     UnknownDestructive = "unknown.destructive", Other,
         "SIGNED: a program not in the lexicon, run with a word that says it destroys (`delete`, `purge`, `drop`, `--force`; `rules/unknown.json`)";
     ScriptReplaced = "script.replaced", Other,

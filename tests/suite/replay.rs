@@ -603,3 +603,78 @@ fn a_repeated_command_is_judged_in_its_own_folder() {
     }
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// `--mode` judges every shell command as the host's permission mode
+/// would: under acceptEdits a write into the project is FREE
+/// `mode.accept-edits` (the replay's folder is a scratch repository);
+/// under plan a FREE build is UNKNOWN `mode.plan` (left to the host) and a
+/// look stays FREE; stricter verdicts never move. The summary counts them.
+#[test]
+fn the_permission_mode_is_applied_to_every_command() {
+    let scratch = crate::common::Scratch::new("replay-mode");
+    std::fs::create_dir_all(scratch.cwd().join(".git")).expect("a repository");
+    let cwd = scratch.cwd().display().to_string();
+    let history = b"echo notes > notes.txt\ncargo build\nls -la\ngit push origin main\nrm -rf ~\n";
+    let judged_in = |mode: &str| -> Vec<(String, String)> {
+        let out = replay(
+            &[
+                "--cwd", &cwd, "--format", "lines", "--json", "--mode", mode, "-",
+            ],
+            history,
+        );
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|l| {
+                let row: Value = serde_json::from_str(l).expect("a JSON row");
+                (
+                    row["verdict"].as_str().unwrap_or("").to_string(),
+                    row["rule"].as_str().unwrap_or("").to_string(),
+                )
+            })
+            .collect()
+    };
+    let pair = |v: &str, r: &str| (v.to_string(), r.to_string());
+    assert_eq!(
+        judged_in("default"),
+        [
+            pair("SIGNED", "write.redirect"),
+            pair("FREE", "lexicon.cargo.build"),
+            pair("FREE", "lexicon.ls"),
+            pair("SIGNED", "lexicon.git.push"),
+            pair("BLOCKED", "floor.rm.home"),
+        ]
+    );
+    assert_eq!(
+        judged_in("acceptEdits"),
+        [
+            pair("FREE", "mode.accept-edits"),
+            pair("FREE", "lexicon.cargo.build"),
+            pair("FREE", "lexicon.ls"),
+            pair("SIGNED", "lexicon.git.push"),
+            pair("BLOCKED", "floor.rm.home"),
+        ]
+    );
+    assert_eq!(
+        judged_in("plan"),
+        [
+            pair("SIGNED", "write.redirect"),
+            pair("UNKNOWN", "mode.plan"),
+            pair("FREE", "lexicon.ls"),
+            pair("SIGNED", "lexicon.git.push"),
+            pair("BLOCKED", "floor.rm.home"),
+        ]
+    );
+    let (code, counted) = summary(
+        &["--cwd", &cwd, "--format", "lines", "--mode", "plan", "-"],
+        history,
+    );
+    assert_eq!(code, Some(0));
+    assert_eq!(counted["verdicts"]["UNKNOWN"], 1, "{counted:#}");
+    assert_eq!(counted["verdicts"]["FREE"], 1, "{counted:#}");
+}
