@@ -1436,6 +1436,7 @@ struct LawFile {
     about: String,
     protected: Vec<ProtectedEntry>,
     frozen_commands: FrozenFile,
+    secret_commands: NetworkReads,
     network_reads: NetworkReads,
     folder_options: FolderOptions,
 }
@@ -1621,6 +1622,27 @@ fn emit_law(path: &Path, out: &mut String) -> BuildResult<()> {
         out,
         "/// Flags that keep any frozen command from changing a dependency file.\npub static READ_ONLY_FLAGS: &[&str] = {};\n",
         str_slice(&file.frozen_commands.read_only_flags)
+    );
+    for command in &file.secret_commands.commands {
+        let words: Vec<&str> = command.split(' ').collect();
+        let (last, before) = words.split_last().unwrap_or((&"", &[]));
+        let options_last =
+            last.starts_with('-') && last.split('|').all(|o| o.starts_with('-') && o.len() > 1);
+        if words.len() < 2
+            || words.iter().any(|w| w.is_empty())
+            || before.iter().any(|w| w.starts_with('-'))
+            || last.starts_with('-') && (!options_last || words.len() < 3)
+        {
+            return Err(format!(
+                "{}: secret command `{command}` is malformed (a verb, words, and at most a last word of options)",
+                path.display()
+            ));
+        }
+    }
+    let _ = writeln!(
+        out,
+        "/// Commands that print credentials (from `rules/law.json`).\npub static SECRET_COMMANDS: &[&str] = {};\n",
+        str_slice(&file.secret_commands.commands)
     );
     for command in &file.network_reads.commands {
         if command.is_empty()

@@ -18,33 +18,6 @@ use families::{HOME_SECRETS, NOT_SECRET, SECRET_FOLDERS, SYSTEM_SECRETS};
 use std::path::Path;
 use std::sync::OnceLock;
 
-/// Commands that print credentials: the words a command starts with (its
-/// verb, then its first words that are not options).
-#[rustfmt::skip]
-const SECRET_COMMANDS: &[&[&str]] = &[
-    &["gh", "auth", "token"],
-    &["gcloud", "auth", "print-access-token"],
-    &["gcloud", "auth", "print-identity-token"],
-    &["gcloud", "auth", "application-default", "print-access-token"],
-    &["az", "account", "get-access-token"],
-    &["aws", "configure", "get"],
-    &["aws", "configure", "export-credentials"],
-    &["aws", "ecr", "get-login-password"],
-    &["aws", "sts", "get-session-token"],
-    &["git", "credential", "fill"],
-    &["git", "credential-store", "get"],
-    &["docker-credential-desktop", "get"],
-    &["docker-credential-secretservice", "get"],
-    &["docker-credential-pass", "get"],
-    &["docker-credential-osxkeychain", "get"],
-    &["pass", "show"],
-    &["vault", "read"],
-    &["vault", "kv", "get"],
-    &["op", "read"],
-    &["heroku", "auth:token"],
-    &["npm", "token", "list"],
-];
-
 /// The compiled families: patterns matched at any depth (for a path a
 /// command names) and the `NOT_SECRET` names. Built by build.rs from the
 /// globs of [`families::Globs`] (the test `compiled_ahead_as_at_run_time`
@@ -861,32 +834,56 @@ fn ps_shows_environment(args: &[Word]) -> bool {
     false
 }
 
-/// The command of `SECRET_COMMANDS` that `verb args` is, if any (also
-/// `gh auth status --show-token`).
+/// The entry of `rules/law.json` `secret_commands` that `verb args` is,
+/// if any: its verb, then its words in order among the words that are not
+/// options, from the first of them or after words that each follow an
+/// option (its value, perhaps: `gcloud --project p auth
+/// print-access-token`), and one of the options of a last word of options.
 fn secret_command(verb: &str, args: &[Word]) -> Option<String> {
-    let words: Vec<&str> = args
+    let is_option = |w: &Word| w.value.starts_with('-');
+    // The words that are not options, each with whether it directly
+    // follows an option that may take it as its value.
+    let words: Vec<(&str, bool)> = args
         .iter()
-        .map(|w| w.value.as_str())
-        .filter(|w| !w.starts_with('-'))
-        .collect();
-    if verb == "gh"
-        && words.starts_with(&["auth", "status"])
-        && args
-            .iter()
-            .any(|w| w.value == "-t" || w.value == "--show-token")
-    {
-        return Some("gh auth status --show-token".to_string());
-    }
-    SECRET_COMMANDS
-        .iter()
-        .find(|command| {
-            command.split_first().is_some_and(|(first, rest)| {
-                *first == verb
-                    && rest.len() <= words.len()
-                    && rest.iter().zip(&words).all(|(a, b)| a == b)
-            })
+        .enumerate()
+        .filter(|(_, w)| !is_option(w))
+        .map(|(at, w)| {
+            let after_option = at
+                .checked_sub(1)
+                .and_then(|before| args.get(before))
+                .is_some_and(|before| is_option(before) && !before.value.contains('='));
+            (w.value.as_str(), after_option)
         })
-        .map(|command| command.join(" "))
+        .collect();
+    crate::rules::SECRET_COMMANDS.iter().find_map(|entry| {
+        let mut parts: Vec<&str> = entry.split(' ').collect();
+        if parts.first() != Some(&verb) {
+            return None;
+        }
+        let options = match parts.last() {
+            Some(last) if last.starts_with('-') => parts.pop(),
+            _ => None,
+        };
+        let rest = parts.get(1..).unwrap_or_default();
+        let starts = (0..words.len())
+            .take_while(|&at| at == 0 || words.get(at - 1).is_some_and(|(_, value)| *value));
+        let named = !rest.is_empty()
+            && starts.into_iter().any(|at| {
+                words
+                    .get(at..at + rest.len())
+                    .is_some_and(|run| run.iter().map(|(w, _)| *w).eq(rest.iter().copied()))
+            });
+        if !named {
+            return None;
+        }
+        let Some(options) = options else {
+            return Some(parts.join(" "));
+        };
+        let given = options
+            .split('|')
+            .find(|option| args.iter().any(|w| w.value == *option))?;
+        Some(format!("{} {given}", parts.join(" ")))
+    })
 }
 
 /// Why a `Read` of `path` (absolute when the request's folder is known)

@@ -250,6 +250,11 @@ fn render_law(out: &mut String, law: &Value) {
         }
         out.push('\n');
     }
+    if let Some(secrets) = law.get("secret_commands") {
+        out.push_str("### Commands that print credentials (`secret_commands`)\n\n");
+        about(out, secrets);
+        let _ = writeln!(out, "{}\n", codes(&strings(secrets.get("commands"))));
+    }
     if let Some(reads) = law.get("network_reads") {
         out.push_str("### Inspection that reads the network (`network_reads`)\n\n");
         about(out, reads);
