@@ -1658,8 +1658,16 @@ fn emit_law(path: &Path, out: &mut String) -> BuildResult<()> {
     }
     let _ = writeln!(
         out,
-        "/// Commands classed inspect that read the network (from `rules/law.json`).\npub static NETWORK_READS: &[&str] = {};\n",
-        str_slice(&file.network_reads.commands)
+        "/// Commands classed inspect that read the network (from `rules/law.json`), each\n/// as its words.\npub static NETWORK_READS: &[&[&str]] = &[{}];\n",
+        file.network_reads
+            .commands
+            .iter()
+            .map(|command| {
+                let words: Vec<String> = command.split(' ').map(str::to_string).collect();
+                str_slice(&words)
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
     );
     let mut verbs = BTreeSet::new();
     let mut folder_rows = Vec::new();

@@ -264,27 +264,36 @@ fn folder_pattern(path: &str, glob: bool) -> Pattern {
 struct Named {
     /// As written.
     raw: String,
-    /// The absolute pattern (a glob as bash expands it), when known.
-    pattern: Option<Pattern>,
+    /// The absolute path or glob, when known.
+    text: Option<String>,
+    /// Whether `text` is a glob (as bash expands it).
+    glob: bool,
+}
+
+impl Named {
     /// The absolute path, when it is a plain path.
-    literal: Option<String>,
+    fn literal(&self) -> Option<&str> {
+        self.text.as_deref().filter(|_| !self.glob)
+    }
+
+    /// The absolute pattern, when known: compiled only when asked for
+    /// (most words are plain paths, judged without one).
+    fn pattern(&self) -> Option<Pattern> {
+        self.text.as_deref().map(|t| folder_pattern(t, self.glob))
+    }
 }
 
 /// Resolves a word as a path in `cwd` (brace expansions each).
 fn resolve(word: &Word, location: &Location, cwd: Option<&Path>) -> Vec<Named> {
     crate::floor::targets_of(word, location, cwd)
         .into_iter()
-        .map(|target| {
-            let text = target
+        .map(|target| Named {
+            raw: target.raw,
+            text: target
                 .path
                 .as_ref()
-                .map(|p| without_proc_root(&p.to_string_lossy()).to_string());
-            let pattern = text.as_deref().map(|t| folder_pattern(t, target.glob));
-            Named {
-                raw: target.raw,
-                literal: text.filter(|_| !target.glob),
-                pattern,
-            }
+                .map(|p| without_proc_root(&p.to_string_lossy()).to_string()),
+            glob: target.glob,
         })
         .collect()
 }
@@ -295,18 +304,22 @@ fn names_secret(named: &Named) -> bool {
     if is_secret(&named.raw) || is_secret_folder(&named.raw) {
         return true;
     }
-    match (&named.literal, &named.pattern) {
-        (Some(path), _) => is_secret(path) || is_secret_folder(path),
-        // A glob too long to match cheaply could name anything.
-        (None, Some(_)) if named.raw.len() > MAX_GLOB => true,
-        (None, Some(pattern)) => {
-            let last = named.raw.rsplit('/').next().unwrap_or(&named.raw);
-            glob_is_secret(pattern, last)
-                || families().folders.iter().any(|f| intersects(f, pattern))
-                || glob_lists_secret(pattern)
-        }
-        (None, None) => false,
+    if let Some(path) = named.literal() {
+        return is_secret(path) || is_secret_folder(path);
     }
+    if named.text.is_none() {
+        return false;
+    }
+    // A glob too long to match cheaply could name anything.
+    if named.raw.len() > MAX_GLOB {
+        return true;
+    }
+    named.pattern().is_some_and(|pattern| {
+        let last = named.raw.rsplit('/').next().unwrap_or(&named.raw);
+        glob_is_secret(&pattern, last)
+            || families().folders.iter().any(|f| intersects(f, &pattern))
+            || glob_lists_secret(&pattern)
+    })
 }
 
 /// A glob or recursive root longer than this is not matched: it is taken
@@ -765,8 +778,8 @@ fn recursive_root(
             return Some(crate::limits::clip(&word.value, 80).to_string());
         }
         for named in resolve(word, location, cwd) {
-            let holds = named
-                .pattern
+            let pattern = named.pattern();
+            let holds = pattern
                 .as_ref()
                 .is_some_and(|p| holds_secrets(p, location.home.as_deref()));
             // A root only run time knows (`grep -r x $DIR`) may be any
@@ -774,7 +787,7 @@ fn recursive_root(
             let at_home = ["~", "$HOME", "${HOME"]
                 .iter()
                 .any(|h| named.raw.starts_with(h));
-            if holds || named.pattern.is_none() && at_home {
+            if holds || pattern.is_none() && at_home {
                 return Some(word.value.clone());
             }
         }
@@ -840,6 +853,10 @@ fn ps_shows_environment(args: &[Word]) -> bool {
 /// option (its value, perhaps: `gcloud --project p auth
 /// print-access-token`), and one of the options of a last word of options.
 fn secret_command(verb: &str, args: &[Word]) -> Option<String> {
+    let listed = |entry: &&str| entry.split(' ').next() == Some(verb);
+    if !crate::rules::SECRET_COMMANDS.iter().any(listed) {
+        return None;
+    }
     let is_option = |w: &Word| w.value.starts_with('-');
     // The words that are not options, each with whether it directly
     // follows an option that may take it as its value.
@@ -856,10 +873,10 @@ fn secret_command(verb: &str, args: &[Word]) -> Option<String> {
         })
         .collect();
     crate::rules::SECRET_COMMANDS.iter().find_map(|entry| {
-        let mut parts: Vec<&str> = entry.split(' ').collect();
-        if parts.first() != Some(&verb) {
+        if entry.split(' ').next() != Some(verb) {
             return None;
         }
+        let mut parts: Vec<&str> = entry.split(' ').collect();
         let options = match parts.last() {
             Some(last) if last.starts_with('-') => parts.pop(),
             _ => None,

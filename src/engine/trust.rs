@@ -49,11 +49,9 @@ impl Run<'_> {
 /// them) reads the network though it is classed inspect (`npm view`,
 /// `gh pr view`, `kubectl get`): `rules/law.json` `network_reads`.
 fn reads_network(path: &[&str]) -> bool {
-    crate::rules::NETWORK_READS.iter().any(|entry| {
-        let mut words = entry.split(' ');
-        let mut given = path.iter();
-        words.all(|w| given.next() == Some(&w))
-    })
+    crate::rules::NETWORK_READS
+        .iter()
+        .any(|entry| entry.len() <= path.len() && entry.iter().zip(path).all(|(a, b)| a == b))
 }
 
 /// A decision with the working folder's trust applied.
