@@ -103,7 +103,7 @@ pub struct Laws {
     /// For a folder, the law of narrowest trust containing it.
     trust_of: HashMap<Box<[u8]>, Option<usize>>,
     /// For a folder, whether a workspace-trust file sits at or above it.
-    trust_file_above: HashMap<PathBuf, bool>,
+    trust_file_above: HashMap<Box<[u8]>, bool>,
 }
 
 /// What a write target's findings depend on: the target, the folder it is
@@ -370,12 +370,15 @@ impl Laws {
     fn has_trust_file_above(&mut self, path: &Path) -> bool {
         let mut seen = Vec::new();
         let mut found = false;
+        // Keyed by the path's bytes, as `trust_of` is: hashing a path
+        // component by component costs more than the look it saves.
         for dir in std::iter::once(path).chain(resolve::folders_above(path)) {
-            if let Some(&known) = self.trust_file_above.get(dir) {
+            let key = dir.as_os_str().as_encoded_bytes();
+            if let Some(&known) = self.trust_file_above.get(key) {
                 found = known;
                 break;
             }
-            seen.push(dir.to_path_buf());
+            seen.push(key.to_vec().into_boxed_slice());
             if std::fs::symlink_metadata(dir.join(policy::TRUST_FILE)).is_ok() {
                 found = true;
                 break;
