@@ -55,6 +55,7 @@ pub mod rules;
 pub mod secrets;
 pub mod settings;
 pub mod shell;
+pub mod signal_stack;
 pub mod sql;
 pub mod strict_json;
 pub mod unknown;

@@ -768,26 +768,30 @@ fn run_on_threads(
             let work_rx = Arc::clone(&work_rx);
             let done_tx = done_tx.clone();
             let context = context.clone();
+            // Each worker has an alternate signal stack, so a fault on it
+            // is caught as one on the main thread is (exit 2).
             scope.spawn(move || {
-                let mut replay = Replay::new(context);
-                loop {
-                    let next = work_rx.lock().map(|rx| rx.recv());
-                    let Ok(Ok((seq, file, records))) = next else {
-                        break;
-                    };
-                    let mut rows: Vec<u8> = Vec::new();
-                    for record in &records {
-                        let (decision, shown) = replay.judge(&file, record);
-                        if json {
-                            write_row(&mut rows, &decision, &shown, &file, record);
-                            rows.push(b'\n');
+                crate::signal_stack::with_alternate_stack(|| {
+                    let mut replay = Replay::new(context);
+                    loop {
+                        let next = work_rx.lock().map(|rx| rx.recv());
+                        let Ok(Ok((seq, file, records))) = next else {
+                            break;
+                        };
+                        let mut rows: Vec<u8> = Vec::new();
+                        for record in &records {
+                            let (decision, shown) = replay.judge(&file, record);
+                            if json {
+                                write_row(&mut rows, &decision, &shown, &file, record);
+                                rows.push(b'\n');
+                            }
+                        }
+                        let summary = std::mem::take(&mut replay.summary);
+                        if done_tx.send((seq, rows, summary)).is_err() {
+                            break;
                         }
                     }
-                    let summary = std::mem::take(&mut replay.summary);
-                    if done_tx.send((seq, rows, summary)).is_err() {
-                        break;
-                    }
-                }
+                })
             });
         }
         drop(done_tx);

@@ -615,6 +615,36 @@ fn a_stack_overflow_exits_2() {
     assert!(String::from_utf8_lossy(&overflow.stderr).contains("blocking to be safe"));
 }
 
+/// The same for replay's worker threads: each has an alternate signal
+/// stack of its own, so a worker that overflows its stack (here 256 KiB,
+/// set by `RUST_MIN_STACK`, on a command nested 3,000 deep) ends replay
+/// with exit code 2 and the blocking line, not by signal.
+#[test]
+fn a_stack_overflow_in_a_replay_worker_exits_2() {
+    use std::io::Write;
+    let deep = format!("echo {}x{}\nls\n", "$(".repeat(3000), ")".repeat(3000));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_portcullis"))
+        .args(["replay", "--threads", "2", "--format", "lines", "-"])
+        .env("RUST_MIN_STACK", "262144")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start portcullis");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(deep.as_bytes()).expect("write the history");
+    drop(stdin);
+    let output = child.wait_with_output().expect("wait for portcullis");
+    assert_eq!(
+        output.status.code(),
+        Some(2),
+        "a worker's stack overflow must exit 2, not end by signal: {:?}, stderr {}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(String::from_utf8_lossy(&output.stderr).contains("blocking to be safe"));
+}
+
 fn signal_exits_2(signal: libc::c_int) {
     let child = Command::new(env!("CARGO_BIN_EXE_portcullis"))
         .arg("hook")
