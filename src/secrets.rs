@@ -898,9 +898,31 @@ fn secret_command(verb: &str, args: &[Word]) -> Option<String> {
         };
         let given = options
             .split('|')
-            .find(|option| args.iter().any(|w| w.value == *option))?;
+            .find(|option| args.iter().any(|w| gives_option(&w.value, option)))?;
         Some(format!("{} {given}", parts.join(" ")))
     })
+}
+
+/// Whether the word `word` gives the option `option`: a long option as
+/// itself or with a value after `=` (`--show-token=true`), a one-letter
+/// option anywhere in a cluster of one-letter options (`-th HOST`,
+/// `-t=true`). Generous where parsers differ (`-ht` may be `-h t`): a word
+/// that may give it does.
+fn gives_option(word: &str, option: &str) -> bool {
+    if let Some(long) = option.strip_prefix("--") {
+        return word.strip_prefix("--").is_some_and(|w| {
+            w == long || w.strip_prefix(long).is_some_and(|r| r.starts_with('='))
+        });
+    }
+    let Some(letter) = option.strip_prefix('-') else {
+        return false;
+    };
+    let cluster = match word.strip_prefix('-') {
+        Some(rest) if !rest.starts_with('-') => rest,
+        _ => return false,
+    };
+    let letters = cluster.split('=').next().unwrap_or(cluster);
+    letter.chars().count() == 1 && letters.contains(letter)
 }
 
 /// Why a `Read` of `path` (absolute when the request's folder is known)
@@ -938,6 +960,30 @@ pub fn search_read(root: &str, glob: Option<&str>, home: Option<&Path>) -> Optio
 #[allow(clippy::indexing_slicing)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn options_given_in_any_spelling() {
+        for (word, option) in [
+            ("--show-token", "--show-token"),
+            ("--show-token=true", "--show-token"),
+            ("-t", "-t"),
+            ("-th", "-t"),
+            ("-ht", "-t"),
+            ("-t=true", "-t"),
+        ] {
+            assert!(gives_option(word, option), "{word} gives {option}");
+        }
+        for (word, option) in [
+            ("--show-tokens", "--show-token"),
+            ("--t", "-t"),
+            ("-h", "-t"),
+            ("t", "-t"),
+            ("-h=t", "-t"),
+            ("--show-token", "-t"),
+        ] {
+            assert!(!gives_option(word, option), "{word} does not give {option}");
+        }
+    }
 
     #[test]
     fn secrets() {
