@@ -29,6 +29,7 @@ const REPRODUCERS: &[&str] = &[
     "shell_amplified/stack-js-call-chain",
     "inline_javascript/stack-call-chain",
     "shell/python-unknown-option-before-code",
+    "inline_python/backslash-line-before-body",
 ];
 
 /// One input taking longer is a hang (libFuzzer's `-timeout=5`).

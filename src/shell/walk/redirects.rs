@@ -211,11 +211,25 @@ impl Walker<'_> {
                     .iter()
                     .find(|p| kind(**p) == "heredoc_body")
                     .map_or(usize::MAX, |b| b.start_byte());
+                // The line may also end between the operator and such an
+                // argument (`<<'EOF'`, newline, `\`, newline, `rm -rf ~`:
+                // the words of the body's second line became arguments, each
+                // without a newline of its own): a newline there that no
+                // backslash escapes ends the operator's line for bash.
+                let start_end = parts
+                    .iter()
+                    .find(|p| kind(**p) == "heredoc_start")
+                    .map_or(child.start_byte(), |s| s.end_byte());
+                let ends_line_before = |p: &Node| {
+                    self.src
+                        .get(start_end..p.start_byte())
+                        .is_some_and(has_unescaped_newline)
+                };
                 if parts.iter().any(|p| {
                     p.is_named()
                         && !matches!(kind(p), "heredoc_start" | "heredoc_body" | "heredoc_end")
                         && p.start_byte() < body_start
-                        && text(*p, self.src).contains('\n')
+                        && (text(*p, self.src).contains('\n') || ends_line_before(p))
                 }) {
                     self.script.problems.push(Problem::MergedLine(
                         "the heredoc's first line, read as an argument".into(),
@@ -329,4 +343,21 @@ impl Walker<'_> {
             _ => {}
         }
     }
+}
+
+/// Whether `bytes` hold a newline not escaped by a backslash (an even run
+/// of backslashes before it escapes none): where bash ends a line.
+fn has_unescaped_newline(bytes: &[u8]) -> bool {
+    bytes.iter().enumerate().any(|(at, b)| {
+        *b == b'\n'
+            && bytes
+                .get(..at)
+                .unwrap_or_default()
+                .iter()
+                .rev()
+                .take_while(|c| **c == b'\\')
+                .count()
+                % 2
+                == 0
+    })
 }
