@@ -1209,11 +1209,16 @@ fn emit_environment(path: &Path, out: &mut String) -> BuildResult<()> {
             }
         }
     }
+    // Exact names sorted for a binary search; the few patterns apart.
     for (name, list, doc) in &kinds {
+        let (patterns, mut exact): (Vec<String>, Vec<String>) =
+            list.iter().cloned().partition(|p| p.contains('*'));
+        exact.sort();
         let _ = writeln!(
             out,
-            "/// {doc} (`rules/environment.json`)\npub static {name}: &[&str] = {};\n",
-            str_slice(list)
+            "/// {doc} (`rules/environment.json`)\npub static {name}: NameSet = NameSet {{ exact: {}, patterns: {} }};\n",
+            str_slice(&exact),
+            str_slice(&patterns)
         );
     }
     let _ = writeln!(

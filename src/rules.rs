@@ -622,6 +622,17 @@ pub fn code_call(language: CodeLanguage, name: &str, is_method: bool) -> Option<
     None
 }
 
+/// A set of environment variable names from `rules/environment.json`: the
+/// exact names, sorted (build.rs sorts them), and the patterns with one
+/// `*` (any run of characters).
+#[derive(Debug)]
+pub struct NameSet {
+    /// Names without a `*`, sorted.
+    pub exact: &'static [&'static str],
+    /// Names with one `*`.
+    pub patterns: &'static [&'static str],
+}
+
 include!(concat!(env!("OUT_DIR"), "/rules.rs"));
 
 impl FloorRule {

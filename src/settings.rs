@@ -10,6 +10,7 @@
 use crate::rule_id::Rule;
 use crate::rules::{
     ENV_COMMANDS, ENV_EXEC, ENV_HARMLESS, ENV_HARMLESS_COMMANDS, ENV_HISTORY, ENV_SEARCH_PATHS,
+    NameSet,
 };
 
 /// Git configuration keys whose value is a command git runs.
@@ -45,8 +46,8 @@ fn matches(pattern: &str, name: &str) -> bool {
     }
 }
 
-fn listed(list: &[&str], name: &str) -> bool {
-    list.iter().any(|pattern| matches(pattern, name))
+fn listed(set: &NameSet, name: &str) -> bool {
+    set.exact.binary_search(&name).is_ok() || set.patterns.iter().any(|p| matches(p, name))
 }
 
 /// Why setting the environment variable `name` to `value` is not free, if
@@ -62,7 +63,7 @@ pub fn environment(name: &str, value: &str, scope: Scope) -> Option<(Rule, Strin
             ),
         ));
     }
-    if listed(ENV_HISTORY, name) {
+    if listed(&ENV_HISTORY, name) {
         return matches!(value, "/dev/null" | "0" | "").then(|| {
             (
                 Rule::SettingHistory,
@@ -70,13 +71,13 @@ pub fn environment(name: &str, value: &str, scope: Scope) -> Option<(Rule, Strin
             )
         });
     }
-    if listed(ENV_EXEC, name) {
+    if listed(&ENV_EXEC, name) {
         return Some((
             Rule::SettingExec,
             format!("setting {name} makes programs load or run other code"),
         ));
     }
-    if listed(ENV_COMMANDS, name) {
+    if listed(&ENV_COMMANDS, name) {
         return (!harmless_command(value)).then(|| {
             (
                 Rule::SettingExec,
@@ -84,7 +85,7 @@ pub fn environment(name: &str, value: &str, scope: Scope) -> Option<(Rule, Strin
             )
         });
     }
-    if listed(ENV_SEARCH_PATHS, name) {
+    if listed(&ENV_SEARCH_PATHS, name) {
         return (!value.split(':').all(|entry| safe_search_entry(name, entry))).then(|| {
             (
                 Rule::SettingExec,
@@ -92,7 +93,7 @@ pub fn environment(name: &str, value: &str, scope: Scope) -> Option<(Rule, Strin
             )
         });
     }
-    if listed(ENV_HARMLESS, name) {
+    if listed(&ENV_HARMLESS, name) {
         return None;
     }
     // Set alone, a name no list knows is a shell variable (`i=0`, `DIR=src`):
@@ -111,7 +112,7 @@ pub fn environment(name: &str, value: &str, scope: Scope) -> Option<(Rule, Strin
 /// Whether the environment variable `name` holds a command line that
 /// programs run (`PAGER`, `GIT_SSH_COMMAND`, `EDITOR`).
 pub fn holds_command(name: &str) -> bool {
-    listed(ENV_COMMANDS, name)
+    listed(&ENV_COMMANDS, name)
 }
 
 /// Why `git -c key=value` makes git run other code, if it does.
