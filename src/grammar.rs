@@ -16,7 +16,7 @@
 
 use crate::limits;
 use std::cell::RefCell;
-use std::sync::LazyLock;
+use std::sync::{LazyLock, OnceLock};
 use tree_sitter::{Language, Node, Parser, Tree};
 
 /// One of the grammars portcullis reads code with.
@@ -38,24 +38,20 @@ static LANGUAGES: [LazyLock<Language>; 3] = [
     LazyLock::new(|| tree_sitter_javascript::LANGUAGE.into()),
 ];
 
-/// Each grammar's node kind names by id, read from its tables on first use
-/// (per grammar, for the same reason).
-static KINDS: [LazyLock<Vec<&'static str>>; 3] = [
-    LazyLock::new(|| kind_names(Grammar::Bash)),
-    LazyLock::new(|| kind_names(Grammar::Python)),
-    LazyLock::new(|| kind_names(Grammar::JavaScript)),
+/// Each grammar's node kind names by id, each read from the grammar's
+/// tables the first time a node of that kind is met (reading every name at
+/// once cost a hook call 40 k instructions, a quarter of an `ls -la`; a
+/// command meets a few dozen kinds).
+static KINDS: [LazyLock<Box<[OnceLock<&'static str>]>>; 3] = [
+    LazyLock::new(|| kind_slots(Grammar::Bash)),
+    LazyLock::new(|| kind_slots(Grammar::Python)),
+    LazyLock::new(|| kind_slots(Grammar::JavaScript)),
 ];
 
-/// The node kind names of `grammar`, by id.
-fn kind_names(grammar: Grammar) -> Vec<&'static str> {
-    let language = grammar.language();
-    (0..language.node_kind_count())
-        .map(|id| {
-            u16::try_from(id)
-                .ok()
-                .and_then(|id| language.node_kind_for_id(id))
-                .unwrap_or("")
-        })
+/// One empty slot for each node kind of `grammar`.
+fn kind_slots(grammar: Grammar) -> Box<[OnceLock<&'static str>]> {
+    (0..grammar.language().node_kind_count())
+        .map(|_| OnceLock::new())
         .collect()
 }
 
@@ -98,8 +94,21 @@ impl Grammar {
         match node.kind_id() {
             u16::MAX => "ERROR",
             0xFFFE => "_ERROR",
-            id => self.of(&KINDS).get(usize::from(id)).copied().unwrap_or(""),
+            id => match self.of(&KINDS).get(usize::from(id)) {
+                Some(slot) => match slot.get() {
+                    Some(name) => name,
+                    None => self.first_kind_name(slot, id),
+                },
+                None => "",
+            },
         }
+    }
+
+    /// The kind name of id `id`, read from the grammar into its empty slot.
+    #[cold]
+    #[inline(never)]
+    fn first_kind_name(self, slot: &OnceLock<&'static str>, id: u16) -> &'static str {
+        slot.get_or_init(|| self.language().node_kind_for_id(id).unwrap_or(""))
     }
 
     /// Runs `f` with this thread's parser for the grammar, created on first
