@@ -563,7 +563,6 @@ fn an_abort_or_a_fault_exits_2() {
 /// cause.
 #[test]
 fn a_stack_overflow_exits_2() {
-    use std::io::Write;
     use std::os::unix::process::CommandExt;
     let scratch = Scratch::new("stack-overflow");
     let deep = format!("echo {}x{}", "$(".repeat(3000), ")".repeat(3000));
@@ -575,11 +574,7 @@ fn a_stack_overflow_exits_2() {
             "cwd": scratch.cwd(),
         });
         let mut child = Command::new(env!("CARGO_BIN_EXE_portcullis"));
-        child
-            .args(["hook", "--host", "claude"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
+        child.args(["hook", "--host", "claude"]);
         // SAFETY: setrlimit is async-signal-safe and touches only the child.
         unsafe {
             child.pre_exec(|| {
@@ -593,26 +588,40 @@ fn a_stack_overflow_exits_2() {
                 Ok(())
             });
         }
-        let mut child = child.spawn().expect("start portcullis");
-        let mut stdin = child.stdin.take().expect("stdin");
-        stdin
-            .write_all(request.to_string().as_bytes())
-            .expect("write the request");
-        drop(stdin);
-        child.wait_with_output().expect("wait for portcullis")
+        fed(&mut child, request.to_string().as_bytes())
     };
     let ordinary = run("ls -la");
     assert_eq!(ordinary.status.code(), Some(0), "{ordinary:?}");
     assert!(String::from_utf8_lossy(&ordinary.stdout).contains("\"allow\""));
-    let overflow = run(&deep);
+    exited_2_blocking(&run(&deep), "a stack overflow");
+}
+
+/// Runs `command` with `input` on its stdin (stdout and stderr kept).
+fn fed(command: &mut Command, input: &[u8]) -> std::process::Output {
+    use std::io::Write;
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start portcullis");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(input).expect("write the input");
+    drop(stdin);
+    child.wait_with_output().expect("wait for portcullis")
+}
+
+/// Asserts that `output` is exit code 2 with the blocking line: `what`
+/// ended the process the way that blocks the call, not by signal.
+fn exited_2_blocking(output: &std::process::Output, what: &str) {
     assert_eq!(
-        overflow.status.code(),
+        output.status.code(),
         Some(2),
-        "a stack overflow must exit 2, not end by signal: {:?}, stderr {}",
-        overflow.status,
-        String::from_utf8_lossy(&overflow.stderr)
+        "{what} must exit 2, not end by signal: {:?}, stderr {}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
     );
-    assert!(String::from_utf8_lossy(&overflow.stderr).contains("blocking to be safe"));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("blocking to be safe"));
 }
 
 /// The same for replay's worker threads: each has an alternate signal
@@ -621,28 +630,14 @@ fn a_stack_overflow_exits_2() {
 /// with exit code 2 and the blocking line, not by signal.
 #[test]
 fn a_stack_overflow_in_a_replay_worker_exits_2() {
-    use std::io::Write;
     let deep = format!("echo {}x{}\nls\n", "$(".repeat(3000), ")".repeat(3000));
-    let mut child = Command::new(env!("CARGO_BIN_EXE_portcullis"))
-        .args(["replay", "--threads", "2", "--format", "lines", "-"])
-        .env("RUST_MIN_STACK", "262144")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start portcullis");
-    let mut stdin = child.stdin.take().expect("stdin");
-    stdin.write_all(deep.as_bytes()).expect("write the history");
-    drop(stdin);
-    let output = child.wait_with_output().expect("wait for portcullis");
-    assert_eq!(
-        output.status.code(),
-        Some(2),
-        "a worker's stack overflow must exit 2, not end by signal: {:?}, stderr {}",
-        output.status,
-        String::from_utf8_lossy(&output.stderr)
+    let output = fed(
+        Command::new(env!("CARGO_BIN_EXE_portcullis"))
+            .args(["replay", "--threads", "2", "--format", "lines", "-"])
+            .env("RUST_MIN_STACK", "262144"),
+        deep.as_bytes(),
     );
-    assert!(String::from_utf8_lossy(&output.stderr).contains("blocking to be safe"));
+    exited_2_blocking(&output, "a worker's stack overflow");
 }
 
 fn signal_exits_2(signal: libc::c_int) {
@@ -679,12 +674,5 @@ fn signal_exits_2(signal: libc::c_int) {
     let sent = unsafe { libc::kill(child.id() as libc::pid_t, signal) };
     assert_eq!(sent, 0, "kill failed");
     let output = child.wait_with_output().expect("wait for portcullis");
-    assert_eq!(
-        output.status.code(),
-        Some(2),
-        "signal {signal}: status {:?}, stderr {}",
-        output.status,
-        String::from_utf8_lossy(&output.stderr)
-    );
-    assert!(String::from_utf8_lossy(&output.stderr).contains("blocking to be safe"));
+    exited_2_blocking(&output, &format!("signal {signal}"));
 }
