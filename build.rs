@@ -365,6 +365,18 @@ fn writes_variant(mode: Option<&str>, context: &str) -> BuildResult<String> {
     Ok(format!("Operands::{first}{}", chars.as_str()))
 }
 
+/// Each command line as the slice of its words, `&[…], &[…]`.
+fn words_slices(commands: &[String]) -> String {
+    commands
+        .iter()
+        .map(|command| {
+            let words: Vec<String> = command.split(' ').map(str::to_string).collect();
+            str_slice(&words)
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 fn str_slice(items: &[String]) -> String {
     let mut s = String::from("&[");
     for (i, item) in items.iter().enumerate() {
@@ -1646,8 +1658,8 @@ fn emit_law(path: &Path, out: &mut String) -> BuildResult<()> {
     }
     let _ = writeln!(
         out,
-        "/// Commands that print credentials (from `rules/law.json`).\npub static SECRET_COMMANDS: &[&str] = {};\n",
-        str_slice(&file.secret_commands.commands)
+        "/// Commands that print credentials (from `rules/law.json`), each as its words.\npub static SECRET_COMMANDS: &[&[&str]] = &[{}];\n",
+        words_slices(&file.secret_commands.commands)
     );
     for command in &file.network_reads.commands {
         if command.is_empty()
@@ -1664,15 +1676,7 @@ fn emit_law(path: &Path, out: &mut String) -> BuildResult<()> {
     let _ = writeln!(
         out,
         "/// Commands classed inspect that read the network (from `rules/law.json`), each\n/// as its words.\npub static NETWORK_READS: &[&[&str]] = &[{}];\n",
-        file.network_reads
-            .commands
-            .iter()
-            .map(|command| {
-                let words: Vec<String> = command.split(' ').map(str::to_string).collect();
-                str_slice(&words)
-            })
-            .collect::<Vec<_>>()
-            .join(", ")
+        words_slices(&file.network_reads.commands)
     );
     let mut verbs = BTreeSet::new();
     let mut folder_rows = Vec::new();

@@ -849,58 +849,82 @@ fn ps_shows_environment(args: &[Word]) -> bool {
 
 /// The entry of `rules/law.json` `secret_commands` that `verb args` is,
 /// if any: its verb, then its words in order among the words that are not
-/// options, from the first of them or after words that each follow an
-/// option (its value, perhaps: `gcloud --project p auth
+/// options, where a word between them or before them must follow an
+/// option (it may be that option's value: `gcloud --project p auth
+/// print-access-token`, `gcloud auth --verbosity debug
 /// print-access-token`), and one of the options of a last word of options.
 fn secret_command(verb: &str, args: &[Word]) -> Option<String> {
-    let listed = |entry: &&str| entry.split(' ').next() == Some(verb);
-    if !crate::rules::SECRET_COMMANDS.iter().any(listed) {
-        return None;
-    }
     let is_option = |w: &Word| w.value.starts_with('-');
-    // The words that are not options, each with whether it directly
-    // follows an option that may take it as its value.
-    let words: Vec<(&str, bool)> = args
-        .iter()
-        .enumerate()
-        .filter(|(_, w)| !is_option(w))
-        .map(|(at, w)| {
-            let after_option = at
-                .checked_sub(1)
-                .and_then(|before| args.get(before))
-                .is_some_and(|before| is_option(before) && !before.value.contains('='));
-            (w.value.as_str(), after_option)
-        })
-        .collect();
+    let mut words: Option<Vec<(&str, bool)>> = None;
     crate::rules::SECRET_COMMANDS.iter().find_map(|entry| {
-        if entry.split(' ').next() != Some(verb) {
+        let (first, rest) = entry.split_first()?;
+        if *first != verb {
             return None;
         }
-        let mut parts: Vec<&str> = entry.split(' ').collect();
-        let options = match parts.last() {
-            Some(last) if last.starts_with('-') => parts.pop(),
-            _ => None,
+        let (options, named) = match rest.split_last() {
+            Some((last, named)) if last.starts_with('-') => (Some(*last), named),
+            _ => (None, rest),
         };
-        let rest = parts.get(1..).unwrap_or_default();
-        let starts = (0..words.len())
-            .take_while(|&at| at == 0 || words.get(at - 1).is_some_and(|(_, value)| *value));
-        let named = !rest.is_empty()
-            && starts.into_iter().any(|at| {
-                words
-                    .get(at..at + rest.len())
-                    .is_some_and(|run| run.iter().map(|(w, _)| *w).eq(rest.iter().copied()))
-            });
-        if !named {
+        // The words that are not options, each with whether it directly
+        // follows an option that may take it as its value (made once).
+        let words = words.get_or_insert_with(|| {
+            args.iter()
+                .enumerate()
+                .filter(|(_, w)| !is_option(w))
+                .map(|(at, w)| {
+                    let after_option = at
+                        .checked_sub(1)
+                        .and_then(|before| args.get(before))
+                        .is_some_and(|b| is_option(b) && !b.value.contains('='));
+                    (w.value.as_str(), after_option)
+                })
+                .collect()
+        });
+        if !names_in_order(words, named) {
             return None;
         }
+        let shown = entry.get(..1 + named.len()).unwrap_or_default().join(" ");
         let Some(options) = options else {
-            return Some(parts.join(" "));
+            return Some(shown);
         };
         let given = options
             .split('|')
             .find(|option| args.iter().any(|w| gives_option(&w.value, option)))?;
-        Some(format!("{} {given}", parts.join(" ")))
+        Some(format!("{shown} {given}"))
     })
+}
+
+/// Whether `named` stands in `words` in order, every word before or
+/// between them one that follows an option (`(word, follows_option)`).
+/// Kept as the set of how many of `named` are matched so far (a word that
+/// follows an option may be a value to skip or the next name).
+fn names_in_order(words: &[(&str, bool)], named: &[&str]) -> bool {
+    if named.is_empty() || named.len() >= 64 {
+        return false;
+    }
+    let done = 1u64 << named.len();
+    let mut reached: u64 = 1;
+    for (word, follows_option) in words {
+        if reached & done != 0 {
+            return true;
+        }
+        let mut next = 0u64;
+        for (matched, name) in named.iter().enumerate() {
+            if reached & (1 << matched) != 0 {
+                if word == name {
+                    next |= 1 << (matched + 1);
+                }
+                if *follows_option {
+                    next |= 1 << matched;
+                }
+            }
+        }
+        reached = next;
+        if reached == 0 {
+            return false;
+        }
+    }
+    reached & done != 0
 }
 
 /// Whether the word `word` gives the option `option`: a long option as
@@ -960,6 +984,38 @@ pub fn search_read(root: &str, glob: Option<&str>, home: Option<&Path>) -> Optio
 #[allow(clippy::indexing_slicing)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_in_order_past_option_values_only() {
+        let auth_token = ["auth", "token"];
+        // (word, follows an option)
+        assert!(names_in_order(
+            &[("auth", false), ("token", false)],
+            &auth_token
+        ));
+        assert!(names_in_order(
+            &[("o/r", true), ("auth", false), ("token", false)],
+            &auth_token
+        ));
+        assert!(names_in_order(
+            &[("auth", false), ("x", true), ("token", false)],
+            &auth_token
+        ));
+        assert!(names_in_order(
+            &[("auth", true), ("auth", false), ("token", false)],
+            &auth_token
+        ));
+        assert!(!names_in_order(
+            &[("search", false), ("auth", false), ("token", false)],
+            &auth_token
+        ));
+        assert!(!names_in_order(
+            &[("auth", false), ("x", false), ("token", false)],
+            &auth_token
+        ));
+        assert!(!names_in_order(&[("auth", false)], &auth_token));
+        assert!(!names_in_order(&[("auth", false)], &[]));
+    }
 
     #[test]
     fn options_given_in_any_spelling() {
