@@ -25,6 +25,37 @@ const DECODERS: &[&str] = &[
     "uudecode", "xxd", "xz", "zcat", "zstd",
 ];
 
+/// Whether `path` names the process's own stdin (`/dev/stdin`, `/dev/fd/0`,
+/// `/proc/self/fd/0`, `/proc/thread-self/fd/0`), written with any doubled
+/// slashes or `.` steps. A program reading it, or a `<` from it, reads
+/// what its stdin already is: the pipe before it, say. (`-` is the same
+/// for most programs, but not for a redirection; callers add it.)
+pub fn is_stdin_device(path: &str) -> bool {
+    let mut steps = path
+        .strip_prefix('/')
+        .unwrap_or("")
+        .split('/')
+        .filter(|step| !step.is_empty() && *step != ".");
+    let steps: [Option<&str>; 5] = std::array::from_fn(|_| steps.next());
+    matches!(
+        steps,
+        [Some("dev"), Some("stdin"), None, ..]
+            | [Some("dev"), Some("fd"), Some("0"), None, ..]
+            | [
+                Some("proc"),
+                Some("self" | "thread-self"),
+                Some("fd"),
+                Some("0"),
+                None
+            ]
+    )
+}
+
+/// Whether a redirection `< word` reads the stdin the command already has.
+pub fn is_stdin_word(word: &Word) -> bool {
+    !word.dynamic && !word.glob && is_stdin_device(&word.value)
+}
+
 /// Interpreters that read their program from stdin when given none.
 #[rustfmt::skip]
 pub const INTERPRETERS: &[&str] = &[

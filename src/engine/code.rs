@@ -97,6 +97,10 @@ impl Run<'_> {
             }
             Route::Stdin { lane } => self.code_from_stdin(interpreter, lane, ctx),
             Route::Module { lane, name } => self.project_module(interpreter, lane, name, ctx),
+            // `python3 /dev/stdin`: the program is its stdin.
+            Route::File { lane, path } if feeds::is_stdin_word(path) => {
+                self.code_from_stdin(interpreter, lane, ctx)
+            }
             Route::File { lane, path } => {
                 self.script_file(interpreter, ScriptKind::Lane(lane), path, ctx)
             }
@@ -128,7 +132,7 @@ impl Run<'_> {
                 file.glob = word.glob;
                 file
             };
-            if matches!(file.value.as_str(), "-" | "/dev/stdin") {
+            if file.value == "-" || feeds::is_stdin_device(&file.value) {
                 // The program comes from stdin: literal text fed to it
                 // (`echo '…' | awk -f -`) is read.
                 let text = match &site.command.stdin {

@@ -171,10 +171,7 @@ impl Run<'_> {
         {
             return self.floor(FloorRule::PipeNetworkShell, part, depth);
         }
-        if matches!(
-            file.value.as_str(),
-            "/dev/stdin" | "/proc/self/fd/0" | "/dev/fd/0" | "-"
-        ) {
+        if file.value == "-" || feeds::is_stdin_device(&file.value) {
             self.program_from_stdin(who, ctx);
             return;
         }

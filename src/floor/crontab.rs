@@ -21,7 +21,7 @@ pub(super) fn check_crontab(inv: &Invocation, hits: &mut Vec<FloorRule>) {
     }
     let from_stdin = match ops.last() {
         None => true,
-        Some(w) if w.value == "-" || w.value == "/dev/stdin" => true,
+        Some(w) if w.value == "-" || crate::feeds::is_stdin_device(&w.value) => true,
         Some(w) => {
             if is_empty_file(&w.value) {
                 push_once(hits, FloorRule::CronRemove);

@@ -33,7 +33,7 @@ pub(super) fn check_program_from_stdin(inv: &Invocation, hits: &mut Vec<FloorRul
 
 /// Whether `verb ARGS` takes its program from stdin.
 fn reads_program_from_stdin(verb: &str, args: &[Word]) -> bool {
-    let stdin = |v: &str| matches!(v, "-" | "/dev/stdin" | "/proc/self/fd/0" | "/dev/fd/0");
+    let stdin = |v: &str| v == "-" || feeds::is_stdin_device(v);
     let file_option = |shorts: &[&str], longs: &[&str]| {
         args.iter().enumerate().any(|(i, w)| {
             let v = w.value.as_str();

@@ -50,20 +50,39 @@ pub(super) fn first_error(root: Node, src: &[u8]) -> String {
     }
 }
 
-/// tree-sitter-bash drops a lone `-` written just before a heredoc
-/// (`python3 - <<'EOF'`, the usual way to run a script from stdin). The
-/// walker puts it back (see `walk_redirected`); the guard lets that gap be.
-pub(super) fn is_dropped_dash(leaf: Node, src: &[u8], gap_start: usize) -> bool {
-    kind(leaf) == "<<"
+/// tree-sitter-bash drops a lone `-` written just before a heredoc or a
+/// numbered redirection (`python3 - <<'EOF'`, the usual way to run a script
+/// from stdin; `grep x - 2>/dev/null`): whether such a `-` stands between
+/// `body`, the body of a `redirected_statement`, and `redirect`, the
+/// redirection after it. The walker puts it back on the body's last command
+/// (see `walk_redirected`); the guard lets that gap be. Other bodies (a
+/// group, a loop) are not vouched for: there the gap stays a dropped token.
+pub(super) fn dash_dropped_before(body: Node, redirect: Node, src: &[u8]) -> bool {
+    src.get(body.end_byte()..redirect.start_byte())
+        .is_some_and(|gap| gap.trim_ascii() == b"-")
+        && matches!(kind(body), "command" | "pipeline" | "list")
+        && matches!(
+            kind(redirect),
+            "heredoc_redirect" | "file_redirect" | "herestring_redirect"
+        )
+}
+
+/// Whether `leaf`, the first token after an uncovered gap from `gap_start`,
+/// starts a redirection with a dropped `-` before it.
+fn is_dropped_dash(leaf: Node, src: &[u8], gap_start: usize) -> bool {
+    // The gap first: `parent` walks down from the root, so it is asked
+    // only of the rare leaf after a lone `-`.
+    src.get(gap_start..leaf.start_byte())
+        .is_some_and(|gap| gap.trim_ascii() == b"-")
         && leaf.parent().is_some_and(|redirect| {
-            kind(redirect) == "heredoc_redirect"
+            redirect.start_byte() == leaf.start_byte()
                 && redirect
-                    .prev_sibling()
-                    .is_some_and(|body| kind(body) == "command")
+                    .parent()
+                    .is_some_and(|p| kind(p) == "redirected_statement")
+                && redirect.prev_sibling().is_some_and(|body| {
+                    body.end_byte() == gap_start && dash_dropped_before(body, redirect, src)
+                })
         })
-        && src
-            .get(gap_start..leaf.start_byte())
-            .is_some_and(|gap| gap.trim_ascii() == b"-")
 }
 
 /// Guard for the second known misparse: any non-blank source byte that no

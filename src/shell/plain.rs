@@ -193,8 +193,8 @@ pub fn same_reading(fast: &Script, walked: &Script) -> bool {
 /// pipeline of several stages on the whole pipeline, and those after the
 /// last command of an and-or list of several pipelines on the whole list
 /// (`a && b > f` is read as `{ a && b; } > f`). The walk records such
-/// writes on an entry of their own after the commands, and a `<` there
-/// feeds every command of the group. The same is done here.
+/// writes on an entry of their own after the commands, and gives a `<`
+/// there to the group's last command, as bash does. The same is done here.
 struct Builder<'s> {
     source: &'s str,
     script: Script,
@@ -211,15 +211,9 @@ impl Builder<'_> {
             return;
         }
         let start = first_start(&list);
-        let hoisted = list
-            .last_mut()
-            .and_then(|p| p.last_mut())
-            .map(|c| std::mem::take(&mut c.redirects))
-            .unwrap_or_default();
-        let end = hoisted.last().map(|r| r.end);
-        let stdin = stdin_after(&hoisted, &Stdin::Inherited);
+        let (hoisted, end) = hoist_writes(list.last_mut().and_then(|p| p.last_mut()));
         for pipeline in list {
-            self.pipeline(pipeline, &stdin);
+            self.pipeline(pipeline, &Stdin::Inherited);
         }
         self.group(hoisted, start, end);
     }
@@ -232,18 +226,13 @@ impl Builder<'_> {
             return;
         }
         let start = stages.first().map_or(0, |c| c.words_span.start);
-        let hoisted = stages
-            .last_mut()
-            .map(|c| std::mem::take(&mut c.redirects))
-            .unwrap_or_default();
-        let end = hoisted.last().map(|r| r.end);
-        let first_stdin = stdin_after(&hoisted, stdin);
+        let (hoisted, end) = hoist_writes(stages.last_mut());
         let mut previous: Option<Range<usize>> = None;
         for command in stages {
             let first = self.script.commands.len();
             let stage_stdin = match &previous {
                 Some(range) => Stdin::Pipe(range.clone()),
-                None => first_stdin.clone(),
+                None => stdin.clone(),
             };
             let scope = self.next_scope;
             self.next_scope += 1;
@@ -367,12 +356,27 @@ fn writes(redirects: Vec<RedirectToken>) -> Vec<Redirect> {
         .collect()
 }
 
+/// Takes the redirections of a group's last command, as the walk finds
+/// them on the group: the writes (for the group's own entry) and where
+/// they end. A `<` stays with the command; bash feeds it alone.
+fn hoist_writes(last: Option<&mut CommandToken>) -> (Vec<RedirectToken>, Option<usize>) {
+    let Some(last) = last else {
+        return (Vec::new(), None);
+    };
+    let end = last.redirects.last().map(|r| r.end);
+    let (feeds, hoisted) = std::mem::take(&mut last.redirects)
+        .into_iter()
+        .partition(|r| r.op == "<");
+    last.redirects = feeds;
+    (hoisted, end)
+}
+
 /// The stdin after `redirects`: the last `<`, or `stdin` without one.
 fn stdin_after(redirects: &[RedirectToken], stdin: &Stdin) -> Stdin {
     redirects
         .iter()
         .rev()
-        .find(|r| r.op == "<")
+        .find(|r| r.op == "<" && !crate::feeds::is_stdin_word(&r.target))
         .map_or_else(|| stdin.clone(), |r| Stdin::File(r.target.clone()))
 }
 

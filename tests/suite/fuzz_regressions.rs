@@ -30,6 +30,7 @@ const REPRODUCERS: &[&str] = &[
     "inline_javascript/stack-call-chain",
     "shell/python-unknown-option-before-code",
     "inline_python/backslash-line-before-body",
+    "shell/dash-before-pipeline-redirect",
 ];
 
 /// One input taking longer is a hang (libFuzzer's `-timeout=5`).

@@ -189,7 +189,7 @@ impl Run<'_> {
             file = Word::literal(word.value.get(place.at..).unwrap_or(""));
             file.dynamic = word.dynamic;
         }
-        if matches!(file.value.as_str(), "-" | "/dev/stdin") {
+        if file.value == "-" || crate::feeds::is_stdin_device(&file.value) {
             return self.sql_stdin(verb, ctx);
         }
         match self.read_script(&file, ctx.cwd()) {

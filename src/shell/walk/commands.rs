@@ -6,6 +6,7 @@
 use super::Walker;
 use super::nodes::{RESERVED_WORDS, has_bare_newline, list_in_stage, split_backquoted};
 use crate::limits;
+use crate::shell::guard::dash_dropped_before;
 use crate::shell::parse::kind;
 use crate::shell::types::{Callee, Problem, Redirect, SimpleCommand, Stdin};
 use crate::shell::word;
@@ -163,8 +164,22 @@ impl Walker<'_> {
         let body = stage.child_by_field_name("body");
         let mut cursor = stage.walk();
         let children: Vec<Node> = stage.children(&mut cursor).collect();
+        let first_redirect = body.and_then(|b| {
+            children
+                .iter()
+                .copied()
+                .find(|c| c.start_byte() >= b.end_byte() && *c != b)
+        });
         for child in children {
             if Some(child) != body {
+                // A `-` dropped before it (`a && b - 2>y | c`): not put
+                // back here, so the line is not vouched for.
+                if let Some(b) = body
+                    && Some(child) == first_redirect
+                    && dash_dropped_before(b, child, self.src)
+                {
+                    self.script.problems.push(Problem::DroppedText("-".into()));
+                }
                 self.collect_redirect(child, depth, &mut redirects, &mut own_stdin, &mut trailing);
             }
         }

@@ -9,13 +9,17 @@ use super::nodes::{
     is_write_operator, last_named, line_start, text_end,
 };
 use crate::limits;
-use crate::shell::guard::is_read_write_gap;
+use crate::shell::guard::{dash_dropped_before, is_read_write_gap};
 use crate::shell::parse::kind;
 use crate::shell::sinks::blank_substitutions;
 use crate::shell::types::{Callee, Problem, Redirect, SimpleCommand, Stdin};
 use crate::shell::word;
 use crate::shell::word::{Word, text};
 use tree_sitter::Node;
+
+/// How many of the commands walked last are searched for a group's last
+/// command (see `give_to_last_command`).
+const LAST_COMMAND_LOOKBACK: usize = 64;
 
 impl Walker<'_> {
     pub(super) fn walk_redirected(&mut self, node: Node, depth: usize, stdin: &Stdin) {
@@ -25,17 +29,24 @@ impl Walker<'_> {
         let mut cursor = node.walk();
         let children: Vec<Node> = node.children(&mut cursor).collect();
         let body = node.child_by_field_name("body");
-        // Put back the `-` tree-sitter dropped before a heredoc.
-        if let Some(body) = body.filter(|b| kind(b) == "command")
-            && let Some(heredoc) = children.iter().find(|c| kind(**c) == "heredoc_redirect")
-            && let Some(operator) = heredoc.child(0).filter(|o| kind(o) == "<<")
-            && (self
-                .src
-                .get(body.end_byte()..operator.start_byte())
-                .is_some_and(|gap| gap.trim_ascii() == b"-")
+        // The `-` tree-sitter dropped before a heredoc or a numbered
+        // redirection: bash gives it to the body's last command.
+        let dropped_dash = body.and_then(|b| {
+            children
+                .iter()
+                .find(|c| c.start_byte() >= b.end_byte() && **c != b)
+                .filter(|r| dash_dropped_before(b, **r, self.src))
+                .map(|r| (b, r.start_byte()))
+        });
+        let cat_dash_heredoc = body.filter(|b| kind(b) == "command").is_some()
+            && children
+                .iter()
+                .find(|c| kind(**c) == "heredoc_redirect")
+                .and_then(|h| h.child(0))
+                .filter(|o| kind(o) == "<<")
                 // `cat -<<X`: the operator token took the dash.
-                || text(operator, self.src).starts_with('-'))
-        {
+                .is_some_and(|o| text(o, self.src).starts_with('-'));
+        if cat_dash_heredoc || dropped_dash.is_some_and(|(b, _)| kind(b) == "command") {
             self.stray_words.push(Word::literal("-"));
         }
         for child in &children {
@@ -63,7 +74,20 @@ impl Walker<'_> {
                 // A compound body (`{ …; } > out`, `while …; done < file`):
                 // its commands share the stdin; the write targets belong to
                 // the group, recorded on a synthetic entry so they are judged.
-                self.walk(body, depth + 1, &own_stdin);
+                let of_last_command =
+                    matches!(kind(body), "pipeline" | "list") && own_stdin != *stdin;
+                if of_last_command {
+                    // `a | b <<EOF`, `a && b < file`: bash feeds the last
+                    // command, tree-sitter hangs it on the whole body.
+                    self.walk(body, depth + 1, stdin);
+                } else {
+                    self.walk(body, depth + 1, &own_stdin);
+                }
+                if dropped_dash.is_some() || of_last_command {
+                    let dash = dropped_dash.map(|(_, redirect_start)| redirect_start);
+                    let fed = of_last_command.then(|| own_stdin.clone());
+                    self.give_to_last_command(start, body, dash, fed);
+                }
                 if !redirects.is_empty() {
                     self.push(SimpleCommand {
                         assignments: Vec::new(),
@@ -96,6 +120,55 @@ impl Walker<'_> {
         let fed = start..self.script.commands.len();
         for rest in trailing {
             self.walk(rest, depth + 1, &Stdin::Pipe(fed.clone()));
+        }
+    }
+
+    /// Gives the last command of a pipeline or list body (the one walked
+    /// since `from` that ends where the body ends) what tree-sitter hung on
+    /// the whole body: the `-` it dropped before the redirection at
+    /// `dash_before` (`cat x | grep y - 2>/dev/null`), and the stdin of the
+    /// body's redirections. Without such a command, the line is not vouched
+    /// for.
+    fn give_to_last_command(
+        &mut self,
+        from: usize,
+        body: Node,
+        dash_before: Option<usize>,
+        stdin: Option<Stdin>,
+    ) {
+        let body_end = body.end_byte();
+        let dash_end = dash_before.and_then(|redirect_start| {
+            self.src
+                .get(body_end..redirect_start)
+                .and_then(|gap| gap.iter().position(|b| *b == b'-'))
+                .map(|at| body_end + at + 1)
+        });
+        let last = self.script.commands.get_mut(from..).and_then(|walked| {
+            walked
+                .iter_mut()
+                .rev()
+                // Near the end: only a substitution in its words is walked
+                // after it. A bound, so nested groups cost no more.
+                .take(LAST_COMMAND_LOOKBACK)
+                .find(|c| c.span.end == body_end && !c.words.is_empty())
+        });
+        let Some(command) = last else {
+            self.script.problems.push(Problem::MergedLine(
+                limits::clip(text(body, self.src), 60).to_string(),
+            ));
+            return;
+        };
+        if let Some(end) = dash_end {
+            command.words.push(Word::literal("-"));
+            command.span.end = end;
+            command.text =
+                String::from_utf8_lossy(self.src.get(command.span.clone()).unwrap_or_default())
+                    .into_owned();
+        } else if dash_before.is_some() {
+            self.script.problems.push(Problem::DroppedText("-".into()));
+        }
+        if let Some(stdin) = stdin {
+            command.stdin = stdin;
         }
     }
 
@@ -166,7 +239,10 @@ impl Walker<'_> {
                     self.stray_words.push(word);
                 }
                 if op == "<" {
-                    *stdin = Stdin::File(target);
+                    // `< /dev/stdin` reads the stdin the command has.
+                    if !crate::feeds::is_stdin_word(&target) {
+                        *stdin = Stdin::File(target);
+                    }
                 } else if is_write_operator(&op) && !is_fd_duplication(&op, &target) {
                     redirects.push(Redirect { op, target });
                 }
