@@ -179,6 +179,11 @@ struct Flag {
     /// The flag makes the command print secrets or credentials.
     #[serde(default)]
     secret: bool,
+    /// The option means the same at every level below (`vault …
+    /// -tls-skip-verify`): each subcommand has the flag too, unless it has
+    /// one of its own with a spelling of it.
+    #[serde(default)]
+    everywhere: bool,
     /// Commands that use the flag, or a near miss without it.
     #[serde(default)]
     examples: Vec<Example>,
@@ -755,11 +760,31 @@ fn node_of(spec: &Spec, name: &str, context: &str) -> BuildResult<Node> {
             }
         })
     });
+    for flag in spec.flags.iter().filter(|f| f.everywhere) {
+        for sub in &mut subs {
+            give_flag_below(sub, flag);
+        }
+    }
     Ok(Node {
         name: name.to_string(),
         spec: spec.clone(),
         subs,
     })
+}
+
+/// Gives `node` and every subcommand below it an `everywhere` flag (its
+/// examples stay with the level that wrote it), unless one of theirs
+/// already has a spelling of it.
+fn give_flag_below(node: &mut Node, flag: &Flag) {
+    let spelt = |f: &Flag| f.flag.iter().any(|s| flag.flag.contains(s));
+    if !node.spec.flags.iter().any(spelt) {
+        let mut copy = flag.clone();
+        copy.examples.clear();
+        node.spec.flags.push(copy);
+    }
+    for sub in &mut node.subs {
+        give_flag_below(sub, flag);
+    }
 }
 
 /// A spec's closed option set: each spelling with whether it takes a value
