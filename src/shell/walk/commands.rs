@@ -375,6 +375,8 @@ impl Walker<'_> {
         let after_redirects = std::mem::take(&mut self.stray_words);
         let mut cursor = node.walk();
         let children: Vec<Node> = node.children(&mut cursor).collect();
+        let statement_redirect_at = self.statement_redirect_at.take();
+        let descriptors = zero_descriptors(&children, statement_redirect_at);
         let mut merged_line = false;
         let mut previous_end: Option<usize> = None;
         // A `==` or `=~` token glued to the word after it (`=='x'`): the
@@ -444,6 +446,7 @@ impl Walker<'_> {
                 {
                     self.walk(child, depth + 1, &own_stdin);
                 }
+                _ if child.is_named() && descriptors.contains(&child.start_byte()) => {}
                 _ if child.is_named() => {
                     self.words_seen += 1;
                     if self.words_seen > limits::MAX_WORDS {
@@ -633,4 +636,32 @@ impl Walker<'_> {
             self.walk(rest, depth + 1, &Stdin::Pipe(fed.clone()));
         }
     }
+}
+
+/// tree-sitter-bash reads the descriptor of `cmd 0<file`, `0<&-`, `0>x` as
+/// an argument `0` and the rest as a redirection; bash reads one
+/// redirection of fd 0 (`nice 0<&0 rm -rf ~` runs `rm`, not a program `0`).
+/// The start bytes of such arguments among `children` (a command's nodes):
+/// a bare `0` with a redirection right after it, the next child or, for the
+/// last, the statement's first redirection at `statement_redirect_at`.
+fn zero_descriptors(children: &[Node], statement_redirect_at: Option<usize>) -> Vec<usize> {
+    let is_redirect = |n: &Node| {
+        matches!(
+            kind(n),
+            "file_redirect" | "heredoc_redirect" | "herestring_redirect"
+        )
+    };
+    children
+        .iter()
+        .enumerate()
+        .filter(|(i, child)| {
+            kind(**child) == "number"
+                && child.end_byte() == child.start_byte() + 1
+                && match children.get(i + 1) {
+                    Some(next) => is_redirect(next) && next.start_byte() == child.end_byte(),
+                    None => statement_redirect_at == Some(child.end_byte()),
+                }
+        })
+        .map(|(_, child)| child.start_byte())
+        .collect()
 }

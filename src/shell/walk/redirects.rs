@@ -58,6 +58,10 @@ impl Walker<'_> {
         let start = self.script.commands.len();
         match body {
             Some(body) if kind(body) == "command" => {
+                self.statement_redirect_at = children
+                    .iter()
+                    .find(|c| c.start_byte() >= body.end_byte() && **c != body)
+                    .map(|r| r.start_byte());
                 self.walk_command(body, depth + 1, &own_stdin, redirects);
             }
             Some(_) if !self.stray_words.is_empty() => {
@@ -197,6 +201,22 @@ impl Walker<'_> {
                         .any(|c| is_read_write_gap(c, self.src))
                 {
                     op = "<>".to_string();
+                }
+                // `<&-`, `2>&-` close a descriptor and take no target:
+                // tree-sitter reads the `-` into the operator and the next
+                // word as the target (`cat 2>&- ~/.ssh/id_rsa`); to bash it
+                // is the command's argument.
+                if op.ends_with("&-") {
+                    let mut cursor = child.walk();
+                    let words: Vec<Node> = child
+                        .children_by_field_name("destination", &mut cursor)
+                        .collect();
+                    for word_node in words {
+                        self.walk_words_for_substitutions(word_node, depth + 1);
+                        let word = word::decode(word_node, self.src, &self.vars);
+                        self.stray_words.push(word);
+                    }
+                    return;
                 }
                 let Some(dest) = child
                     .child_by_field_name("destination")
