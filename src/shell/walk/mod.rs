@@ -165,9 +165,6 @@ struct Walker<'s> {
     /// (`git > /dev/null reset --hard`): for bash they are arguments of
     /// the command, and they go back to it.
     stray_words: Vec<Word>,
-    /// Where the first redirection of the statement around the command
-    /// being walked starts (see `zero_descriptors`).
-    statement_redirect_at: Option<usize>,
     /// Heredoc bodies as bash reads them where tree-sitter misplaced the
     /// end ([`Problem::HeredocEnd`]): a `<<` tree-sitter finds in one is
     /// body text to bash, not a heredoc of its own.
@@ -199,7 +196,6 @@ pub(super) fn walk_tree(tree: &Tree, source: &str, functions: &[(String, Callee)
         numeric: HashSet::new(),
         unsure: HashSet::new(),
         stray_words: Vec::new(),
-        statement_redirect_at: None,
         bash_bodies: Vec::new(),
         scope_stack: Vec::new(),
         next_scope: 1,

@@ -4,6 +4,7 @@
 //! state.
 
 use super::Walker;
+use super::commands::is_glued_descriptor;
 use super::nodes::{
     bash_heredoc, first_anonymous, heredoc_start, heredoc_text, is_fd_duplication,
     is_write_operator, last_named, line_start, text_end,
@@ -58,10 +59,6 @@ impl Walker<'_> {
         let start = self.script.commands.len();
         match body {
             Some(body) if kind(body) == "command" => {
-                self.statement_redirect_at = children
-                    .iter()
-                    .find(|c| c.start_byte() >= body.end_byte() && **c != body)
-                    .map(|r| r.start_byte());
                 self.walk_command(body, depth + 1, &own_stdin, redirects);
             }
             Some(_) if !self.stray_words.is_empty() => {
@@ -210,6 +207,7 @@ impl Walker<'_> {
                     let mut cursor = child.walk();
                     let words: Vec<Node> = child
                         .children_by_field_name("destination", &mut cursor)
+                        .filter(|d| !is_glued_descriptor(*d, self.src))
                         .collect();
                     for word_node in words {
                         self.walk_words_for_substitutions(word_node, depth + 1);
@@ -251,7 +249,7 @@ impl Walker<'_> {
                 let mut cursor = child.walk();
                 let extra: Vec<Node> = child
                     .children_by_field_name("destination", &mut cursor)
-                    .filter(|d| *d != dest)
+                    .filter(|d| *d != dest && !is_glued_descriptor(*d, self.src))
                     .collect();
                 for word_node in extra {
                     self.walk_words_for_substitutions(word_node, depth + 1);
