@@ -232,17 +232,26 @@ impl Decision {
 }
 
 /// How specific a rule is, to choose among findings of equal verdict.
+/// Whether `finding` is one no later finding can displace in
+/// [`Decision::from_findings`]: BLOCKED, and of the highest specificity.
+pub(crate) fn settles(finding: &Finding) -> bool {
+    finding.verdict == Verdict::Blocked && specificity(&finding.rule) == MOST_SPECIFIC
+}
+
+/// The specificity of the floor's and the path law's rules.
+const MOST_SPECIFIC: u8 = 2;
+
 fn specificity(rule: &RuleId) -> u8 {
     match rule {
         RuleId::Lexicon(lexicon) if lexicon.is_verb("cd") => 0,
-        RuleId::Floor(_) | RuleId::Fixed(Rule::WriteUnresolved) => 2,
+        RuleId::Floor(_) | RuleId::Fixed(Rule::WriteUnresolved) => MOST_SPECIFIC,
         RuleId::Fixed(fixed)
             if matches!(
                 fixed.family(),
                 Family::Cage | Family::Gantry | Family::Trust
             ) =>
         {
-            2
+            MOST_SPECIFIC
         }
         _ => 1,
     }

@@ -44,7 +44,7 @@ impl Run<'_> {
         part: &str,
         depth: usize,
     ) {
-        if crate::paths::is_sink(&target.raw) {
+        if crate::paths::is_sink(&target.raw) || self.settled {
             return;
         }
         if self.edits.len() <= super::mode::MAX_EDITS {
@@ -67,13 +67,16 @@ impl Run<'_> {
             && let Some(hits) = self.laws.remembered(&key)
         {
             for hit in hits {
-                self.findings.push(super::finding(
+                let found = super::finding(
                     hit.verdict,
                     RuleId::Fixed(hit.rule),
                     hit.reason.clone(),
                     &hit.remediation,
                     part,
-                ));
+                );
+                // As `Run::record` (untraced here); `laws` is borrowed.
+                self.settled |= crate::verdict::settles(&found);
+                self.findings.push(found);
             }
             return;
         }
@@ -205,7 +208,9 @@ impl Run<'_> {
         part: &str,
         depth: usize,
     ) {
-        let Some(cwd) = cwd else { return };
+        let Some(cwd) = cwd.filter(|_| !self.settled) else {
+            return;
+        };
         let mut named = Pattern::literal(&cwd.to_string_lossy());
         named.push_literal("/");
         named.append(&Pattern::git_pathspec(word.value.trim_start_matches("./")));

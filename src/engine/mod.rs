@@ -143,6 +143,9 @@ struct Run<'a> {
     /// The path law of each repository the request touches.
     laws: &'a mut Laws,
     findings: Vec<Finding>,
+    /// A finding no later one can displace is in (see `Run::record`):
+    /// the rest of the request need not be judged, unless traced.
+    settled: bool,
     trace: Option<Vec<String>>,
     /// Files written by heredocs so far in this command line.
     written: Vec<scripts::WrittenScript>,
@@ -203,6 +206,7 @@ impl<'a> Run<'a> {
             location,
             laws,
             findings: Vec::new(),
+            settled: false,
             trace: traced.then(Vec::new),
             written: Vec::new(),
             lanes: code::LaneState::default(),
@@ -232,8 +236,18 @@ impl<'a> Run<'a> {
         remediation: &str,
         part: &str,
     ) {
-        self.findings
-            .push(finding(verdict, rule, reason, remediation, part));
+        self.record(finding(verdict, rule, reason, remediation, part));
+    }
+
+    /// Adds a finding. One that is BLOCKED and as specific as a rule gets
+    /// settles the decision: [`Decision::from_findings`] keeps the first
+    /// such, so nothing judged after it can change the verdict or the rule.
+    /// `explain` (traced) still judges everything, to show every step.
+    fn record(&mut self, finding: Finding) {
+        if self.trace.is_none() && crate::verdict::settles(&finding) {
+            self.settled = true;
+        }
+        self.findings.push(finding);
     }
 
     fn floor(&mut self, rule: FloorRule, part: &str, depth: usize) {
@@ -367,6 +381,9 @@ impl<'a> Run<'a> {
         // folder of its innermost subshell that has moved, else the script's.
         let mut moved: HashMap<u32, Option<PathBuf>> = HashMap::new();
         for command in &script.commands {
+            if self.settled {
+                break;
+            }
             let site = Site {
                 script: &script,
                 command,

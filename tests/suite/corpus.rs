@@ -16,6 +16,46 @@ use crate::common;
 
 use common::{Places, Scratch, load_cases};
 
+/// `explain` judges every part of a request; `evaluate` stops once a
+/// finding settles the decision (BLOCKED by the floor or the path law).
+/// Both must still decide the same on every case: verdict, rule, reason
+/// and the part it names.
+#[test]
+fn stopping_early_decides_as_judging_everything_does() {
+    let cases = load_cases();
+    let places = Places::load();
+    let scratch = Scratch::new("corpus-explain");
+    let mut differ = Vec::new();
+    let mut blocked = 0;
+    for case in &cases {
+        let (command, location) = places.of(case, &scratch);
+        let quick = evaluate(&command, &location);
+        let (full, _trace) = portcullis::explain(&command, &location);
+        blocked += usize::from(quick.verdict() == Verdict::Blocked);
+        if quick.top != full.top {
+            differ.push(format!(
+                "{}:{}: {} {} / explain: {} {}",
+                case.file,
+                case.line,
+                quick.verdict(),
+                quick.top.rule,
+                full.verdict(),
+                full.top.rule
+            ));
+        }
+    }
+    assert!(
+        blocked > 1_000,
+        "only {blocked} BLOCKED cases: the check is weak"
+    );
+    assert!(
+        differ.is_empty(),
+        "{} cases differ:\n{}",
+        differ.len(),
+        differ.join("\n")
+    );
+}
+
 #[test]
 fn every_corpus_case_gets_its_verdict() {
     let cases = load_cases();
