@@ -453,6 +453,11 @@ impl Reader<'_> {
                 _ => {}
             }
             if let Some(redirect) = self.redirect(words.is_empty())? {
+                // `cat - 2>x`: tree-sitter drops the `-` and the walk puts
+                // it back as a word of its own; not plain.
+                if words.last().is_some_and(|w| w.source == "-") {
+                    return None;
+                }
                 redirects.push(redirect);
                 continue;
             }

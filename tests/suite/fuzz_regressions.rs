@@ -31,6 +31,7 @@ const REPRODUCERS: &[&str] = &[
     "shell/python-unknown-option-before-code",
     "inline_python/backslash-line-before-body",
     "shell/dash-before-pipeline-redirect",
+    "shell/dash-before-stage-redirect",
 ];
 
 /// One input taking longer is a hang (libFuzzer's `-timeout=5`).
