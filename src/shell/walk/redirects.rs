@@ -61,20 +61,24 @@ impl Walker<'_> {
             Some(body) if kind(body) == "command" => {
                 self.walk_command(body, depth + 1, &own_stdin, redirects);
             }
-            Some(_) if !self.stray_words.is_empty() => {
+            Some(body)
+                if !self.stray_words.is_empty() && !matches!(kind(body), "pipeline" | "list") =>
+            {
                 // Words after a compound command's redirection: bash rejects it.
                 self.stray_words.clear();
                 self.script
                     .problems
                     .push(Problem::Syntax("words after a compound command".into()));
-                if let Some(body) = body {
-                    self.walk(body, depth + 1, &own_stdin);
-                }
+                self.walk(body, depth + 1, &own_stdin);
             }
             Some(body) => {
                 // A compound body (`{ …; } > out`, `while …; done < file`):
                 // its commands share the stdin; the write targets belong to
                 // the group, recorded on a synthetic entry so they are judged.
+                // Words a closing redirection gave back (`a | nice <&- reboot`)
+                // are the last command's; taken now, so no command inside the
+                // body takes them first.
+                let words = std::mem::take(&mut self.stray_words);
                 let of_last_command =
                     matches!(kind(body), "pipeline" | "list") && own_stdin != *stdin;
                 if of_last_command {
@@ -84,10 +88,10 @@ impl Walker<'_> {
                 } else {
                     self.walk(body, depth + 1, &own_stdin);
                 }
-                if dropped_dash.is_some() || of_last_command {
+                if dropped_dash.is_some() || of_last_command || !words.is_empty() {
                     let dash = dropped_dash.map(|(_, redirect_start)| redirect_start);
                     let fed = of_last_command.then(|| own_stdin.clone());
-                    self.give_to_last_command(start, body, dash, fed);
+                    self.give_to_last_command(start, body, dash, fed, words);
                 }
                 if !redirects.is_empty() {
                     self.push(SimpleCommand {
@@ -128,14 +132,16 @@ impl Walker<'_> {
     /// since `from` that ends where the body ends) what tree-sitter hung on
     /// the whole body: the `-` it dropped before the redirection at
     /// `dash_before` (`cat x | grep y - 2>/dev/null`), and the stdin of the
-    /// body's redirections. Without such a command, the line is not vouched
-    /// for.
+    /// body's redirections, and the words a closing redirection gave back
+    /// (`a | nice <&- reboot`). Without such a command, the line is not
+    /// vouched for.
     fn give_to_last_command(
         &mut self,
         from: usize,
         body: Node,
         dash_before: Option<usize>,
         stdin: Option<Stdin>,
+        mut words: Vec<Word>,
     ) {
         let body_end = body.end_byte();
         let dash_end = dash_before.and_then(|redirect_start| {
@@ -171,6 +177,7 @@ impl Walker<'_> {
         if let Some(stdin) = stdin {
             command.stdin = stdin;
         }
+        command.words.append(&mut words);
     }
 
     pub(super) fn collect_redirect<'t>(
