@@ -128,6 +128,11 @@ impl Run<'_> {
             elsewhere(self, &ctx, verb, words);
         }
         self.command_floor(verb, args, &ctx);
+        if self.settled {
+            // The floor decided the request: nothing after it can change
+            // the decision (`Run::record`).
+            return Handled::Judged;
+        }
         let verb_words: Cow<[Word]> = match handler.lexicon_words {
             Some(lexicon_words) => Cow::Owned(lexicon_words(words)),
             None => Cow::Borrowed(words),
