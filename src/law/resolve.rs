@@ -196,8 +196,106 @@ pub fn holds_policy(dir: &Path) -> bool {
 
 /// The folders above `start` a law may be anchored in, nearest first: up
 /// to the home folder that holds `start` (`/home/NAME`, `/Users/NAME`,
-/// `/root`, or `$HOME`), else up to (not including) `/`.
-pub fn folders_above(start: &Path) -> impl Iterator<Item = &Path> {
+/// `/root`, or `$HOME`), else up to (not including) `/`. When `start` is
+/// itself such a home folder, up to `/`.
+///
+/// The path law asks this for every path a command names: a plain path
+/// (absolute, no empty, `.` or `..` parts, no trailing `/`) is climbed by
+/// its bytes; any other by `Path::ancestors`, with the same answers.
+pub fn folders_above(start: &Path) -> FoldersAbove<'_> {
+    let bytes = start.as_os_str().as_encoded_bytes();
+    if !is_plain(bytes) || crate::home::home_folder().is_some_and(|h| !is_plain(as_bytes(h))) {
+        return FoldersAbove::General(Box::new(general_folders_above(start)));
+    }
+    // The nearest home folder at or above `start`; at `start` itself, none
+    // is met on the way up.
+    let stop = std::iter::once(bytes.len())
+        .chain(slash_positions(bytes))
+        .find(|&end| bytes.get(..end).is_some_and(is_home_folder));
+    FoldersAbove::Plain {
+        bytes,
+        end: bytes.len(),
+        stop: stop.filter(|&end| end < bytes.len()),
+    }
+}
+
+/// The folders above a path, nearest first (see [`folders_above`]).
+pub enum FoldersAbove<'a> {
+    /// A plain path, climbed by its bytes.
+    Plain {
+        /// The start's bytes.
+        bytes: &'a [u8],
+        /// The length of the folder yielded last (at first, the start's).
+        end: usize,
+        /// The length of the home folder the climb ends at.
+        stop: Option<usize>,
+    },
+    /// Any other path, climbed by `Path::ancestors`.
+    General(Box<dyn Iterator<Item = &'a Path> + 'a>),
+}
+
+impl<'a> Iterator for FoldersAbove<'a> {
+    type Item = &'a Path;
+
+    fn next(&mut self) -> Option<&'a Path> {
+        match self {
+            FoldersAbove::General(iter) => iter.next(),
+            FoldersAbove::Plain { bytes, end, stop } => {
+                if *stop == Some(*end) {
+                    return None;
+                }
+                // The parent ends at the last `/`; `/` itself is not yielded.
+                let parent = bytes.get(..*end)?.iter().rposition(|b| *b == b'/')?;
+                *end = parent;
+                bytes.get(..parent).filter(|p| !p.is_empty()).map(path_of)
+            }
+        }
+    }
+}
+
+fn as_bytes(path: &Path) -> &[u8] {
+    path.as_os_str().as_encoded_bytes()
+}
+
+fn path_of(bytes: &[u8]) -> &Path {
+    // SAFETY: `bytes` is a prefix of a path's encoded bytes ending just
+    // before an ASCII `/`, which is a valid split point of that encoding.
+    Path::new(unsafe { std::ffi::OsStr::from_encoded_bytes_unchecked(bytes) })
+}
+
+/// Absolute, with no empty, `.` or `..` part and no trailing `/`.
+fn is_plain(bytes: &[u8]) -> bool {
+    bytes.len() > 1
+        && bytes.strip_prefix(b"/").is_some_and(|rest| {
+            rest.split(|b| *b == b'/')
+                .all(|part| !part.is_empty() && part != b"." && part != b"..")
+        })
+}
+
+/// The ends of `bytes`' folders above it, nearest first (`/` excluded).
+fn slash_positions(bytes: &[u8]) -> impl Iterator<Item = usize> + '_ {
+    bytes
+        .iter()
+        .enumerate()
+        .rev()
+        .filter(|(at, b)| **b == b'/' && *at > 0)
+        .map(|(at, _)| at)
+}
+
+/// `$HOME`, `/root`, or a folder right inside `/home` or `/Users`; of a
+/// plain path.
+fn is_home_folder(dir: &[u8]) -> bool {
+    let env_home = crate::home::home_folder().map(as_bytes);
+    env_home == Some(dir)
+        || dir == b"/root"
+        || [&b"/home/"[..], b"/Users/"].iter().any(|top| {
+            dir.strip_prefix(*top)
+                .is_some_and(|name| !name.is_empty() && !name.contains(&b'/'))
+        })
+}
+
+/// [`folders_above`] by `Path::ancestors`, for any path.
+fn general_folders_above(start: &Path) -> impl Iterator<Item = &Path> {
     let env_home = crate::home::home_folder();
     let stop = start.ancestors().find(|dir| {
         env_home == Some(*dir)
@@ -326,6 +424,52 @@ pub fn read_limited(path: &Path, limit: u64) -> Result<Option<String>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn folders_above_climbs_plain_paths_as_ancestors_do() {
+        let home = crate::home::home_folder()
+            .map(|h| h.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let mut paths: Vec<String> = [
+            "/",
+            "/a",
+            "/a/b",
+            "/home",
+            "/home/u",
+            "/home/u/a/b",
+            "/homes/u/a",
+            "/home/u/",
+            "/Users/me/p/q",
+            "/root",
+            "/root/x",
+            "/rootx/y",
+            "/srv//x/y",
+            "/srv/./x",
+            "/a/../b",
+            "a/b",
+            "",
+            "/home/u/.",
+            "/x/home/u/y",
+            "/Users",
+            "/Users/a/b/c/d/e/f",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        paths.push(home.clone());
+        paths.push(format!("{home}/project/src"));
+        paths.push(format!("{home}/a/{home}/b"));
+        for path in &paths {
+            let path = Path::new(path);
+            let fast: Vec<&Path> = folders_above(path).collect();
+            let general: Vec<&Path> = general_folders_above(path).collect();
+            assert_eq!(fast, general, "{}", path.display());
+        }
+        assert!(matches!(
+            folders_above(Path::new("/home/u/a")),
+            FoldersAbove::Plain { .. }
+        ));
+    }
 
     #[test]
     fn folders_above_stop_at_the_home_folder() {
