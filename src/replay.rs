@@ -15,6 +15,7 @@ use crate::verdict::{Decision, Finding, Verdict};
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::rc::Rc;
 
 /// BLOCKED commands listed in a summary, at most (the count is exact).
 pub const MAX_LISTED: usize = 200;
@@ -97,7 +98,8 @@ pub struct Replay {
 #[derive(Default)]
 struct Memo {
     cwd: Option<PathBuf>,
-    decisions: HashMap<String, Decision>,
+    /// Shared with the rows that repeat them: a decision is not copied.
+    decisions: HashMap<String, Rc<Decision>>,
     bytes: usize,
 }
 
@@ -115,16 +117,16 @@ impl Memo {
         cwd: &Option<PathBuf>,
         command: &str,
         judge: impl FnOnce() -> Decision,
-    ) -> Decision {
+    ) -> Rc<Decision> {
         if self.cwd != *cwd {
             self.decisions.clear();
             self.bytes = 0;
             self.cwd.clone_from(cwd);
         }
         if let Some(decision) = self.decisions.get(command) {
-            return decision.clone();
+            return Rc::clone(decision);
         }
-        let decision = judge();
+        let decision = Rc::new(judge());
         if command.len() <= MEMO_MAX_COMMAND {
             if self.bytes + command.len() > MEMO_MAX_BYTES
                 || self.decisions.len() >= MEMO_MAX_ENTRIES
@@ -133,7 +135,8 @@ impl Memo {
                 self.bytes = 0;
             }
             self.bytes += command.len();
-            self.decisions.insert(command.to_string(), decision.clone());
+            self.decisions
+                .insert(command.to_string(), Rc::clone(&decision));
         }
         decision
     }
@@ -193,7 +196,7 @@ impl Replay {
         &mut self,
         file: &str,
         record: &'r Record,
-    ) -> (Decision, std::borrow::Cow<'r, str>) {
+    ) -> (Rc<Decision>, std::borrow::Cow<'r, str>) {
         use std::borrow::Cow;
         // The default location is shared; a record with a folder of its own
         // gets one.
@@ -219,7 +222,7 @@ impl Replay {
             ),
             Kind::Edit { tool, path } => (
                 Cow::Owned(format!("{tool} {path}")),
-                engine::evaluate_edit(edit_kind(tool), path, location, laws),
+                Rc::new(engine::evaluate_edit(edit_kind(tool), path, location, laws)),
             ),
             Kind::Search { tool, path, glob } => (
                 Cow::Owned(match glob {
@@ -228,13 +231,18 @@ impl Replay {
                     }
                     None => format!("{tool} {}", path.as_deref().unwrap_or(".")),
                 }),
-                engine::evaluate_search(path.as_deref(), glob.as_deref(), location, laws),
+                Rc::new(engine::evaluate_search(
+                    path.as_deref(),
+                    glob.as_deref(),
+                    location,
+                    laws,
+                )),
             ),
             Kind::Broken(why) => match &record.salvage {
-                None => (Cow::Borrowed(""), unreadable(record.line, why)),
+                None => (Cow::Borrowed(""), Rc::new(unreadable(record.line, why))),
                 Some(texts) => (
                     Cow::Owned(texts.join("\n")),
-                    unjudged(record.line, why, texts, location, laws),
+                    Rc::new(unjudged(record.line, why, texts, location, laws)),
                 ),
             },
         };

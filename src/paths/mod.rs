@@ -160,10 +160,10 @@ impl Location {
             target.dynamic = true;
             return target;
         }
-        let raw = word.value.clone();
+        let raw = word.value.as_str();
         let mut target = Target {
             path: None,
-            raw: raw.clone(),
+            raw: raw.to_string(),
             glob: word.glob,
             dynamic: word.dynamic,
             empty_var_hazard: None,
@@ -187,7 +187,7 @@ impl Location {
                 }
                 _ => (None, ""),
             }
-        } else if let Some((var, rest)) = leading_variable(&raw).filter(|_| word.dynamic) {
+        } else if let Some((var, rest)) = leading_variable(raw).filter(|_| word.dynamic) {
             // `${NAME:?}`, `${NAME:-x}`: the name, and whether an empty
             // value stops the shell.
             let name_end = var
@@ -200,8 +200,8 @@ impl Location {
                 "TMPDIR" | "TMP" | "TEMP" => (Some(PathBuf::from("/tmp")), rest),
                 _ if modifier.contains('?') => return target,
                 _ => {
-                    if raw.len() > var_len(&raw) && raw[var_len(&raw)..].starts_with('/') {
-                        target.empty_var_hazard = Some(normalise(Path::new(&raw[var_len(&raw)..])));
+                    if raw.len() > var_len(raw) && raw[var_len(raw)..].starts_with('/') {
+                        target.empty_var_hazard = Some(normalise(Path::new(&raw[var_len(raw)..])));
                     }
                     return target;
                 }
@@ -211,7 +211,7 @@ impl Location {
         } else if let Some(absolute) = raw.strip_prefix('/') {
             (Some(PathBuf::from("/")), absolute)
         } else {
-            (cwd.map(Path::to_path_buf), raw.as_str())
+            (cwd.map(Path::to_path_buf), raw)
         };
         if rest.contains('$') || rest.contains('`') {
             return target;
