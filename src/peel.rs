@@ -8,6 +8,8 @@
 //! `watch` hand back a script to parse again.
 #![deny(clippy::indexing_slicing)]
 
+mod split_string;
+
 use crate::feeds::Fed;
 use crate::paths::{self, Location};
 use crate::rules::{self, Wrapper, WrapperMode};
@@ -232,7 +234,20 @@ fn shell_name(word: &str) -> &'static str {
         .unwrap_or("sh")
 }
 
+/// How many `env -S` strings one call is split into, at most (each may
+/// hold another `-S`).
+const MAX_SPLITS: u8 = 8;
+
 fn peel_wrapper(w: &'static Wrapper, words: &[Word], fed: Option<&Fed>) -> Step {
+    peel_wrapper_splitting(w, words, fed, MAX_SPLITS)
+}
+
+fn peel_wrapper_splitting(
+    w: &'static Wrapper,
+    words: &[Word],
+    fed: Option<&Fed>,
+    splits_left: u8,
+) -> Step {
     let mut i = 1;
     let mut cwd = None;
     let mut skipped_operands = 0u8;
@@ -254,7 +269,18 @@ fn peel_wrapper(w: &'static Wrapper, words: &[Word], fed: Option<&Fed>) -> Step 
             replace = Some(found.0);
             continue;
         }
-        if w.lookup_opts.contains(&v) {
+        // `command -v x`, `command -pv x`: a cluster holding a lookup
+        // option only looks the name up.
+        let looks_up_in_cluster = v.len() > 2
+            && v.starts_with('-')
+            && !v.starts_with("--")
+            && v.chars().skip(1).all(|c| c.is_ascii_alphabetic())
+            && v.chars().skip(1).any(|c| {
+                w.lookup_opts
+                    .iter()
+                    .any(|o| o.strip_prefix('-') == Some(c.encode_utf8(&mut [0; 4])))
+            });
+        if w.lookup_opts.contains(&v) || looks_up_in_cluster {
             return Step::Alone {
                 wrapper: w.name,
                 class: Effect::Inspect,
@@ -299,22 +325,29 @@ fn peel_wrapper(w: &'static Wrapper, words: &[Word], fed: Option<&Fed>) -> Step 
             })
         };
         if let Some((string, next)) = split {
-            // `env -S 'rm -rf /'`: the string is split into words, and the
-            // words after it follow.
-            if string.dynamic {
+            // `env -S '-C dir rm -rf /'`: the string is split into words (as
+            // env splits it, not as a shell does) that stand where it stood,
+            // options of env's own included, and the words after it follow.
+            let split_words = split_string::split(&string.value).filter(|_| !string.dynamic);
+            let Some(split_words) = split_words.filter(|_| splits_left > 0) else {
+                // Known only when it runs, refused by env, or split again
+                // and again: not vouched for.
+                let mut script = string;
+                script.dynamic = true;
                 return Step::Script {
                     wrapper: format!("{} -S", w.name),
                     class: w.class,
-                    script: string,
+                    script,
                 };
-            }
-            let mut inner: Vec<Word> = shlex::split(&string.value)
-                .unwrap_or_default()
-                .iter()
-                .map(|s| Word::literal(s))
-                .collect();
-            inner.extend(words.iter().skip(next).cloned());
-            return finish(w, inner, cwd);
+            };
+            let mut spliced: Vec<Word> = words.iter().take(i).cloned().collect();
+            spliced.extend(split_words.into_iter().map(|split| {
+                let mut word = Word::literal(&split.text);
+                word.dynamic = split.expands;
+                word
+            }));
+            spliced.extend(words.iter().skip(next).cloned());
+            return peel_wrapper_splitting(w, &spliced, fed, splits_left - 1);
         }
         if w.cwd_opts.contains(&v) {
             cwd = words.get(i + 1).cloned();
