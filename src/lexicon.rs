@@ -222,7 +222,11 @@ pub fn classify(verb: &str, argv: &[Word]) -> Option<Classified> {
         writes_mode = Operands::None;
         writes.clear();
     }
-    if is_help_or_version(argv.get(start..).unwrap_or(&[])) {
+    // A lone `-v` is the version only where no subcommand or flag of the
+    // spec gives it a meaning of its own (`docker compose down -v`
+    // deletes the volumes).
+    let lone_v_is_version = path.len() == 1 && decided_by.is_none();
+    if is_help_or_version(argv.get(start..).unwrap_or(&[]), lone_v_is_version) {
         effect = Effect::Inspect;
         decided_by = None;
         writes_mode = Operands::None;
@@ -289,8 +293,10 @@ pub fn classify(verb: &str, argv: &[Word]) -> Option<Classified> {
     })
 }
 
-fn is_help_or_version(args: &[Word]) -> bool {
-    let alone_v = matches!(args, [only] if only.value == "-v");
+/// Whether `args` only ask for help or the version (`--help`, `-V`; a
+/// lone `-v` when `lone_v_is_version`).
+fn is_help_or_version(args: &[Word], lone_v_is_version: bool) -> bool {
+    let alone_v = lone_v_is_version && matches!(args, [only] if only.value == "-v");
     alone_v
         || !args.is_empty()
             && args.iter().all(|w| {
