@@ -298,7 +298,11 @@ impl Run<'_> {
         if wrapping.class.verdict() > Verdict::Unknown {
             self.wrapper_floor(wrapping.wrapper, wrapping.class, Effect::Inspect, part);
         }
-        if let Some(word) = crate::unknown::destructive_word(args) {
+        // The program's own name may say it (`drop-tables`, `DELETE FROM t`).
+        let named = Word::literal(verb);
+        let destructive = crate::unknown::destructive_word(std::slice::from_ref(&named))
+            .or_else(|| crate::unknown::destructive_word(args));
+        if let Some(word) = destructive {
             self.find(
                 Verdict::Signed,
                 Rule::UnknownDestructive,
