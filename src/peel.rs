@@ -315,14 +315,19 @@ fn peel_wrapper_splitting(
                 script: s,
             };
         }
-        let split = if w.split_opts.contains(&v) {
-            words.get(i + 1).map(|s| (s.clone(), i + 2))
-        } else {
-            attached_value(v, w.split_opts).map(|s| {
+        let split = match clustered_split(v, w) {
+            _ if w.split_opts.contains(&v) => words.get(i + 1).map(|s| (s.clone(), i + 2)),
+            Some("") => words.get(i + 1).map(|s| (s.clone(), i + 2)),
+            Some(rest) => {
+                let mut x = word.clone();
+                x.value = rest.to_string();
+                Some((x, i + 1))
+            }
+            None => attached_value(v, w.split_opts).map(|s| {
                 let mut x = word.clone();
                 x.value = s.to_string();
                 (x, i + 1)
-            })
+            }),
         };
         if let Some((string, next)) = split {
             // `env -S '-C dir rm -rf /'`: the string is split into words (as
@@ -367,6 +372,25 @@ fn peel_wrapper_splitting(
         }
         if v.len() > 1 && v.starts_with('-') {
             if w.numeric_opts && v[1..].chars().all(|c| c.is_ascii_digit()) {
+                i += 1;
+                continue;
+            }
+            // Flags clustered before an option that takes a value, as
+            // getopt reads them: the value is the rest of the cluster, or
+            // the next word when the option ends it (`env -iu NAME cmd`,
+            // `sudo -Eu root cmd`).
+            if let Some((option, rest)) = clustered_value(v, w) {
+                let value = if rest.is_empty() {
+                    i += 1;
+                    words.get(i).cloned()
+                } else {
+                    let mut value = word.clone();
+                    value.value = rest.to_string();
+                    Some(value)
+                };
+                if w.cwd_opts.contains(&option.as_str()) {
+                    cwd = value;
+                }
                 i += 1;
                 continue;
             }
@@ -581,6 +605,48 @@ fn replace_string(word: &str, next: Option<&Word>, opts: &[&str]) -> Option<(Str
 }
 
 /// `--opt=value` or `-Xvalue` for an option in `opts`.
+/// The split-string option of a one-dash cluster, after letters that
+/// take no value (`env -iS 'cmd'`, `env -vS'cmd'`, as getopt reads them):
+/// the rest of the cluster, empty when the string is the next word. A
+/// letter that takes a value first (`env -uS`) takes the rest.
+fn clustered_split<'a>(word: &'a str, w: &Wrapper) -> Option<&'a str> {
+    let letters = word
+        .strip_prefix('-')
+        .filter(|l| l.len() > 1 && !l.starts_with('-'))?;
+    for (at, letter) in letters.char_indices() {
+        let mut buffer = [0u8; 4];
+        let option = format!("-{}", letter.encode_utf8(&mut buffer));
+        let option = option.as_str();
+        if w.split_opts.contains(&option) {
+            return letters.get(at + letter.len_utf8()..);
+        }
+        if [w.value_opts, w.cwd_opts, w.script_opts]
+            .iter()
+            .any(|opts| opts.contains(&option))
+        {
+            return None;
+        }
+    }
+    None
+}
+
+/// The first option of a one-dash cluster that takes a value (a value
+/// or folder option of the wrapper), and the rest of the cluster after it
+/// (empty when the value is the next word). `-iu` gives (`-u`, ``),
+/// `-n5` gives (`-n`, `5`).
+fn clustered_value<'a>(word: &'a str, w: &Wrapper) -> Option<(String, &'a str)> {
+    let letters = word
+        .strip_prefix('-')
+        .filter(|l| l.len() > 1 && !l.starts_with('-'))?;
+    letters.char_indices().find_map(|(at, letter)| {
+        let option = format!("-{letter}");
+        let takes_value = [w.value_opts, w.cwd_opts]
+            .iter()
+            .any(|opts| opts.contains(&option.as_str()));
+        takes_value.then(|| (option, letters.get(at + letter.len_utf8()..).unwrap_or("")))
+    })
+}
+
 fn attached_value<'a>(word: &'a str, opts: &[&str]) -> Option<&'a str> {
     for opt in opts {
         if let Some(rest) = word.strip_prefix(opt) {
@@ -819,6 +885,11 @@ mod tests {
         assert_eq!(inner_fed("xargs -a list rm", "a", true), ["rm", "<stdin>"]);
         assert_eq!(inner("xargs -i rm -f {}"), ["rm", "-f", "{}"]);
         assert_eq!(inner("env -S rm"), ["rm"]);
+        // A cluster ending in an option that takes a value takes the next
+        // word; one with the value attached does not.
+        assert_eq!(inner("env -iu ls rm -rf /"), ["rm", "-rf", "/"]);
+        assert_eq!(inner("sudo -Eu root ls"), ["ls"]);
+        assert_eq!(inner("nice -n5 ls"), ["ls"]);
         assert_eq!(inner("busybox rm -rf x"), ["rm", "-rf", "x"]);
         assert_eq!(inner("parallel rm ::: a b"), ["rm", "a", "b"]);
         assert_eq!(inner("flock /tmp/l rm x"), ["rm", "x"]);
