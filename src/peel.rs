@@ -253,7 +253,10 @@ fn peel_wrapper_splitting(
     let mut skipped_operands = 0u8;
     let mut replace: Option<String> = None;
     while let Some(word) = words.get(i) {
-        let v = word.value.as_str();
+        // `env --un NAME`: getopt takes an unambiguous start of a long
+        // option for the option.
+        let expanded = long_option_abbreviated(&word.value, w);
+        let v = expanded.as_deref().unwrap_or(word.value.as_str());
         if v == "--" {
             i += 1;
             break;
@@ -605,6 +608,38 @@ fn replace_string(word: &str, next: Option<&Word>, opts: &[&str]) -> Option<(Str
 }
 
 /// `--opt=value` or `-Xvalue` for an option in `opts`.
+/// The long option of the wrapper's lists that `word` abbreviates, as
+/// getopt_long reads it (`--un` for `--unset`, `--chd=/` for `--chdir=/`),
+/// with its attached value; `None` for an option written whole, or one
+/// the lists do not hold (a flag without a value: skipped as before).
+fn long_option_abbreviated(word: &str, w: &Wrapper) -> Option<String> {
+    let option = word.strip_prefix("--").filter(|o| !o.is_empty())?;
+    let (name, value) = match option.split_once('=') {
+        Some((name, value)) => (name, Some(value)),
+        None => (option, None),
+    };
+    let lists = [
+        w.value_opts,
+        w.cwd_opts,
+        w.split_opts,
+        w.script_opts,
+        w.lookup_opts,
+        w.replace_opts,
+    ];
+    let long_options = lists
+        .iter()
+        .flat_map(|list| list.iter())
+        .filter_map(|o| o.strip_prefix("--"));
+    if long_options.clone().any(|o| o == name) {
+        return None;
+    }
+    let full = long_options.filter(|o| o.starts_with(name)).min()?;
+    Some(match value {
+        Some(value) => format!("--{full}={value}"),
+        None => format!("--{full}"),
+    })
+}
+
 /// The split-string option of a one-dash cluster, after letters that
 /// take no value (`env -iS 'cmd'`, `env -vS'cmd'`, as getopt reads them):
 /// the rest of the cluster, empty when the string is the next word. A
