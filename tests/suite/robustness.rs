@@ -477,6 +477,17 @@ fn multibyte_text_in_every_position_never_panics() {
         "7é7",
         "kill",
         "-é1",
+        "env",
+        "-S",
+        "-iSé",
+        "-iu",
+        "--un",
+        "--split=é",
+        "'\\c é'",
+        "\"\\_é\"",
+        "'${é}'",
+        "sudo",
+        "-Eué",
     ];
     let scratch = Scratch::new("robustness");
     let location = scratch.location();
