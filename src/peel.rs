@@ -591,7 +591,8 @@ fn replace_string(word: &str, next: Option<&Word>, opts: &[&str]) -> Option<(Str
     for opt in opts {
         if word == *opt {
             return match *opt {
-                "-I" => next.map(|n| (n.value.clone(), true)),
+                // GNU `-I R`, BSD `-J R`: the string is the next word.
+                "-I" | "-J" => next.map(|n| (n.value.clone(), true)),
                 _ => Some(("{}".to_string(), false)),
             };
         }
@@ -607,7 +608,6 @@ fn replace_string(word: &str, next: Option<&Word>, opts: &[&str]) -> Option<(Str
     None
 }
 
-/// `--opt=value` or `-Xvalue` for an option in `opts`.
 /// The long option of the wrapper's lists that `word` abbreviates, as
 /// getopt_long reads it (`--un` for `--unset`, `--chd=/` for `--chdir=/`),
 /// with its attached value; `None` for an option written whole, or one
@@ -682,6 +682,7 @@ fn clustered_value<'a>(word: &'a str, w: &Wrapper) -> Option<(String, &'a str)> 
     })
 }
 
+/// `--opt=value` or `-Xvalue` for an option in `opts`.
 fn attached_value<'a>(word: &'a str, opts: &[&str]) -> Option<&'a str> {
     for opt in opts {
         if let Some(rest) = word.strip_prefix(opt) {
