@@ -612,6 +612,9 @@ fn replace_string(word: &str, next: Option<&Word>, opts: &[&str]) -> Option<(Str
 /// getopt_long reads it (`--un` for `--unset`, `--chd=/` for `--chdir=/`),
 /// with its attached value; `None` for an option written whole, or one
 /// the lists do not hold (a flag without a value: skipped as before).
+/// Sound while no flag of a wrapper is a proper start of an option its
+/// lists hold (checked by hand for every wrapper on 2026-12-04): getopt
+/// would take the flag written whole for itself.
 fn long_option_abbreviated(word: &str, w: &Wrapper) -> Option<String> {
     let option = word.strip_prefix("--").filter(|o| !o.is_empty())?;
     let (name, value) = match option.split_once('=') {
