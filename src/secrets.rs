@@ -594,6 +594,19 @@ pub fn secret_read(
                 }
             }
         }
+        // `cat ~/.ssh/$KEY`, `xargs -I{} cat ~/.ssh/{}`: a name only run
+        // time knows (it may hold `/`) may be any file under the folder
+        // written before it. A search verb's pattern is no file.
+        for word in read_operands.iter().skip(skip) {
+            if let Some(folder) = folder_before_unknown(word)
+                && let Some(root) = recursive_root("cat", &[&folder], location, cwd)
+            {
+                return Some(format!(
+                    "reads {}, a file named only when the command runs, under {root}, which holds credentials",
+                    crate::limits::clip(&word.value, 80)
+                ));
+            }
+        }
     }
     if reads_recursively(verb, args)
         && let Some(root) = recursive_root(verb, read_operands, location, cwd)
@@ -738,6 +751,33 @@ fn shell_reads(value: &str) -> Vec<Word> {
         }
     }
     files
+}
+
+/// The folder written before the part of a dynamic word only run time
+/// knows (`~/.ssh/` of `~/.ssh/$KEY` or `~/.ssh/{}`), as a word of its
+/// own; `None` for a word known whole or with no folder before the unknown.
+fn folder_before_unknown(word: &Word) -> Option<Word> {
+    // `/proc/$$/…` is the shell's own process, read by name above.
+    let own_process = [
+        "/proc/$$/",
+        "/proc/${$}/",
+        "/proc/$BASHPID/",
+        "/proc/${BASHPID}/",
+    ];
+    if !word.dynamic || word.substitution || own_process.iter().any(|p| word.value.starts_with(p)) {
+        return None;
+    }
+    // `$HOME/.ssh/$KEY`: the home folder is known.
+    let value = ["$HOME/", "${HOME}/"]
+        .iter()
+        .find_map(|home| word.value.strip_prefix(home))
+        .map_or_else(|| word.value.clone(), |rest| format!("~/{rest}"));
+    let unknown_at = value.find(['$', '`', '{'])?;
+    let prefix = value.get(..unknown_at)?;
+    let folder = prefix.get(..=prefix.rfind('/')?)?;
+    let mut root = Word::literal(folder);
+    root.tilde = folder.starts_with('~');
+    Some(root)
 }
 
 /// The folder a recursive reader searches that holds credentials, as
