@@ -274,15 +274,9 @@ fn peel_wrapper_splitting(
         }
         // `command -v x`, `command -pv x`: a cluster holding a lookup
         // option only looks the name up.
-        let looks_up_in_cluster = v.len() > 2
-            && v.starts_with('-')
-            && !v.starts_with("--")
-            && v.chars().skip(1).all(|c| c.is_ascii_alphabetic())
-            && v.chars().skip(1).any(|c| {
-                w.lookup_opts
-                    .iter()
-                    .any(|o| o.strip_prefix('-') == Some(c.encode_utf8(&mut [0; 4])))
-            });
+        let looks_up_in_cluster = cluster_letters(v)
+            .is_some_and(|letters| letters.chars().all(|c| c.is_ascii_alphabetic()))
+            && first_in_cluster(v, &[w.lookup_opts]).is_some();
         if w.lookup_opts.contains(&v) || looks_up_in_cluster {
             return Step::Alone {
                 wrapper: w.name,
@@ -643,46 +637,43 @@ fn long_option_abbreviated(word: &str, w: &Wrapper) -> Option<String> {
     })
 }
 
-/// The split-string option of a one-dash cluster, after letters that
-/// take no value (`env -iS 'cmd'`, `env -vS'cmd'`, as getopt reads them):
-/// the rest of the cluster, empty when the string is the next word. A
-/// letter that takes a value first (`env -uS`) takes the rest.
-fn clustered_split<'a>(word: &'a str, w: &Wrapper) -> Option<&'a str> {
-    let letters = word
-        .strip_prefix('-')
-        .filter(|l| l.len() > 1 && !l.starts_with('-'))?;
-    for (at, letter) in letters.char_indices() {
-        let mut buffer = [0u8; 4];
-        let option = format!("-{}", letter.encode_utf8(&mut buffer));
-        let option = option.as_str();
-        if w.split_opts.contains(&option) {
-            return letters.get(at + letter.len_utf8()..);
-        }
-        if [w.value_opts, w.cwd_opts, w.script_opts]
+/// The letters of a one-dash cluster of short options (`-iu` gives `iu`).
+fn cluster_letters(word: &str) -> Option<&str> {
+    word.strip_prefix('-')
+        .filter(|l| l.len() > 1 && !l.starts_with('-'))
+}
+
+/// The first letter of a one-dash cluster that is an option in `lists`
+/// (as `-L`), and the rest of the cluster after it: its value, or empty
+/// when the value is the next word. `-iu` gives (`-u`, ``), `-n5` gives
+/// (`-n`, `5`), as getopt reads them.
+fn first_in_cluster<'a>(word: &'a str, lists: &[&[&str]]) -> Option<(String, &'a str)> {
+    let letters = cluster_letters(word)?;
+    letters.char_indices().find_map(|(at, letter)| {
+        let option = format!("-{letter}");
+        lists
             .iter()
-            .any(|opts| opts.contains(&option))
-        {
-            return None;
-        }
-    }
-    None
+            .any(|list| list.contains(&option.as_str()))
+            .then(|| (option, letters.get(at + letter.len_utf8()..).unwrap_or("")))
+    })
+}
+
+/// The split-string option of a one-dash cluster, after letters that
+/// take no value (`env -iS 'cmd'`, `env -vS'cmd'`): the rest of the
+/// cluster, empty when the string is the next word. A letter that takes
+/// a value first (`env -uS`) takes the rest.
+fn clustered_split<'a>(word: &'a str, w: &Wrapper) -> Option<&'a str> {
+    let lists = [w.split_opts, w.value_opts, w.cwd_opts, w.script_opts];
+    first_in_cluster(word, &lists)
+        .filter(|(option, _)| w.split_opts.contains(&option.as_str()))
+        .map(|(_, rest)| rest)
 }
 
 /// The first option of a one-dash cluster that takes a value (a value
-/// or folder option of the wrapper), and the rest of the cluster after it
-/// (empty when the value is the next word). `-iu` gives (`-u`, ``),
-/// `-n5` gives (`-n`, `5`).
+/// or folder option of the wrapper), and its value (see
+/// [`first_in_cluster`]).
 fn clustered_value<'a>(word: &'a str, w: &Wrapper) -> Option<(String, &'a str)> {
-    let letters = word
-        .strip_prefix('-')
-        .filter(|l| l.len() > 1 && !l.starts_with('-'))?;
-    letters.char_indices().find_map(|(at, letter)| {
-        let option = format!("-{letter}");
-        let takes_value = [w.value_opts, w.cwd_opts]
-            .iter()
-            .any(|opts| opts.contains(&option.as_str()));
-        takes_value.then(|| (option, letters.get(at + letter.len_utf8()..).unwrap_or("")))
-    })
+    first_in_cluster(word, &[w.value_opts, w.cwd_opts])
 }
 
 /// `--opt=value` or `-Xvalue` for an option in `opts`.

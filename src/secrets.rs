@@ -758,13 +758,10 @@ fn shell_reads(value: &str) -> Vec<Word> {
 /// own; `None` for a word known whole or with no folder before the unknown.
 fn folder_before_unknown(word: &Word) -> Option<Word> {
     // `/proc/$$/…` is the shell's own process, read by name above.
-    let own_process = [
-        "/proc/$$/",
-        "/proc/${$}/",
-        "/proc/$BASHPID/",
-        "/proc/${BASHPID}/",
-    ];
-    if !word.dynamic || word.substitution || own_process.iter().any(|p| word.value.starts_with(p)) {
+    let own_process = crate::paths::OWN_PROCESS
+        .iter()
+        .any(|p| word.value.starts_with(p));
+    if !word.dynamic || word.substitution || own_process {
         return None;
     }
     // `$HOME/.ssh/$KEY`: the home folder is known.

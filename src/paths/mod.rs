@@ -119,6 +119,15 @@ pub fn is_sink(path: &str) -> bool {
         || path.strip_prefix("/dev/pts/").is_some_and(descriptor)
 }
 
+/// How a word names the shell's own process folder (`/proc/$$/cwd`):
+/// read as `/proc/self/`.
+pub const OWN_PROCESS: [&str; 4] = [
+    "/proc/$$/",
+    "/proc/${$}/",
+    "/proc/$BASHPID/",
+    "/proc/${BASHPID}/",
+];
+
 impl Location {
     /// Resolves a word naming a path.
     pub fn resolve(&self, word: &Word) -> Target {
@@ -129,14 +138,7 @@ impl Location {
     pub fn resolve_in(&self, word: &Word, cwd: Option<&Path>) -> Target {
         // `/proc/$$/cwd`: the shell's own process.
         if word.dynamic
-            && let Some(rest) = [
-                "/proc/$$/",
-                "/proc/${$}/",
-                "/proc/$BASHPID/",
-                "/proc/${BASHPID}/",
-            ]
-            .iter()
-            .find_map(|p| word.value.strip_prefix(p))
+            && let Some(rest) = OWN_PROCESS.iter().find_map(|p| word.value.strip_prefix(p))
         {
             let mut own = word.clone();
             own.value = format!("/proc/self/{rest}");
