@@ -598,9 +598,13 @@ pub fn secret_read(
         // time knows (it may hold `/`) may be any file under the folder
         // written before it. A search verb's pattern is no file.
         for word in read_operands.iter().skip(skip) {
-            if let Some(folder) = folder_before_unknown(word)
-                && let Some(root) = recursive_root("cat", &[&folder], location, cwd)
-            {
+            let Some(folder) = folder_before_unknown(word) else {
+                continue;
+            };
+            let names_secret_place = resolve(&folder, location, cwd).iter().any(names_secret);
+            let root = recursive_root("cat", &[&folder], location, cwd)
+                .or_else(|| names_secret_place.then(|| folder.value.clone()));
+            if let Some(root) = root {
                 return Some(format!(
                     "reads {}, a file named only when the command runs, under {root}, which holds credentials",
                     crate::limits::clip(&word.value, 80)
@@ -771,9 +775,13 @@ fn folder_before_unknown(word: &Word) -> Option<Word> {
         .map_or_else(|| word.value.clone(), |rest| format!("~/{rest}"));
     let unknown_at = value.find(['$', '`', '{'])?;
     let prefix = value.get(..unknown_at)?;
-    let folder = prefix.get(..=prefix.rfind('/')?)?;
+    // No `/` before it (`cat $K` after `cd ~/.ssh`): the working folder.
+    let folder = prefix
+        .rfind('/')
+        .map_or(Some("."), |at| prefix.get(..=at))?;
     let mut root = Word::literal(folder);
     root.tilde = folder.starts_with('~');
+    root.glob = folder.contains(['*', '?', '[']);
     Some(root)
 }
 
