@@ -555,7 +555,7 @@ pub const STDIN_OPERANDS: &str = "<operands from stdin>";
 
 /// Whether a wrapper's own options name a file of arguments (`xargs -a
 /// FILE`, `--arg-file=FILE`), which it reads instead of stdin.
-fn reads_argument_file(own: &[Word]) -> bool {
+pub fn reads_argument_file(own: &[Word]) -> bool {
     own.iter().any(|w| {
         let v = w.value.as_str();
         v.starts_with("--arg-file")
@@ -892,6 +892,7 @@ mod tests {
                 lines: fed.split(',').map(Word::literal).collect(),
                 words: fed.split([',', ' ']).map(Word::literal).collect(),
                 complete,
+                listed: Default::default(),
             };
             let step = match peel_fed(&words(line), Some(&fed)) {
                 Step::Either { main, .. } => *main,

@@ -11,6 +11,7 @@
 
 mod families;
 
+use crate::feeds::{Fed, Listed};
 use crate::law::glob::{Pattern, Quick, Tok, intersects};
 use crate::paths::Location;
 use crate::shell::Word;
@@ -327,12 +328,16 @@ fn names_secret(named: &Named) -> bool {
 const MAX_GLOB: usize = 512;
 
 /// Verbs that show no file's content: names, sizes, existence, or a
-/// change the path law judges as a write.
+/// change the path law judges as a write; and verbs whose operands name
+/// no file at all (processes, users, numbers, hosts), so that `kill
+/// $(pgrep x)` and `pgrep x | xargs kill` are not judged as reading one.
 #[rustfmt::skip]
 const NO_CONTENT: &[&str] = &[
     "ls", "stat", "echo", "printf", "du", "tree", "file", "cd", "mkdir", "test", "[", "[[",
     "touch", "rm", "rmdir", "unlink", "shred", "truncate", "mv", "ln", "chmod", "chown",
     "chgrp", "realpath", "readlink", "basename", "dirname", "wc",
+    "kill", "pkill", "killall", "renice", "id", "groups", "pstree", "expr", "seq", "sleep",
+    "ping", "ping6", "dig", "host", "nslookup", "true", "false",
 ];
 
 /// Verbs that search or pack every file under a folder they are given.
@@ -483,6 +488,7 @@ fn git_log_without_content(args: &[Word]) -> bool {
 pub fn secret_read(
     verb: &str,
     args: &[Word],
+    listed: Option<&Listed>,
     location: &Location,
     cwd: Option<&Path>,
 ) -> Option<String> {
@@ -558,21 +564,38 @@ pub fn secret_read(
             verb,
             "git" | "export" | "declare" | "typeset" | "local" | "readonly" | "alias"
         );
-        if !declares
-            && let Some(word) = read_operands.iter().skip(skip).find(|w| {
-                // `<(sort a)` is a pipe the inner command writes (judged
-                // on its own), not a file named by output.
-                w.substitution
-                    && !w.value.starts_with("<(")
-                    && !w.value.starts_with(">(")
-                    && !is_assignment(&w.value)
-                    && !names_known_place(&w.value)
-            })
-        {
-            return Some(format!(
-                "reads {}, a file named only when the command runs, which could hold secrets",
-                crate::limits::clip(&word.value, 80)
-            ));
+        let named_by_output = read_operands.iter().skip(skip).filter(|w| {
+            // `<(sort a)` is a pipe the inner command writes (judged on
+            // its own), not a file named by output.
+            !declares
+                && w.substitution
+                && !w.value.starts_with("<(")
+                && !w.value.starts_with(">(")
+                && !is_assignment(&w.value)
+                && !names_known_place(&w.value)
+        });
+        for word in named_by_output {
+            // `grep x $(find src -name '*.py')`: the names a lister prints
+            // lie under its folders; anything else may name any file.
+            let why = match crate::feeds::substitution_names(word) {
+                Some(fed) => output_secret(&fed, location, cwd),
+                None => Some(String::new()),
+            };
+            match why {
+                Some(why) if why.is_empty() => {
+                    return Some(format!(
+                        "reads {}, a file named only when the command runs, which could hold secrets",
+                        crate::limits::clip(&word.value, 80)
+                    ));
+                }
+                Some(why) => {
+                    return Some(format!(
+                        "{why}, named by {}",
+                        crate::limits::clip(&word.value, 80)
+                    ));
+                }
+                None => {}
+            }
         }
         // `git log -L1,5:.env`: the file after the last `:`.
         let line_ranges = args.iter().filter(|_| verb == "git").filter_map(|w| {
@@ -601,15 +624,20 @@ pub fn secret_read(
             let Some(folder) = folder_before_unknown(word) else {
                 continue;
             };
-            let names_secret_place = resolve(&folder, location, cwd).iter().any(names_secret);
-            let root = recursive_root("cat", &[&folder], location, cwd)
-                .or_else(|| names_secret_place.then(|| folder.value.clone()));
-            if let Some(root) = root {
+            if let Some(root) = under_secrets(&folder, location, cwd) {
                 return Some(format!(
                     "reads {}, a file named only when the command runs, under {root}, which holds credentials",
                     crate::limits::clip(&word.value, 80)
                 ));
             }
+        }
+        // `find ~ | xargs cat`, `find ~ | xargs sh -c 'cat "$1"' _`: the
+        // names xargs hands on lie under the folders the lister was given.
+        if let Some(listed) = listed
+            && read_operands.iter().skip(skip).any(|w| w.dynamic)
+            && let Some(why) = listed_secret(listed, location, cwd)
+        {
+            return Some(why);
         }
     }
     if reads_recursively(verb, args)
@@ -783,6 +811,58 @@ fn folder_before_unknown(word: &Word) -> Option<Word> {
     root.tilde = folder.starts_with('~');
     root.glob = folder.contains(['*', '?', '[']);
     Some(root)
+}
+
+/// Why a program given the names in `listed` may read secrets: they lie
+/// under a folder that holds credentials, or may name any file.
+fn listed_secret(listed: &Listed, location: &Location, cwd: Option<&Path>) -> Option<String> {
+    if let Some(root) = listed
+        .roots
+        .iter()
+        .find_map(|root| under_secrets(root, location, cwd))
+    {
+        return Some(format!(
+            "reads the files listed under {root}, credentials among them"
+        ));
+    }
+    listed.unbounded.as_ref().map(|stage| {
+        format!("reads files named by {stage} only when the command runs, which could hold secrets")
+    })
+}
+
+/// Why reading the names a substitution prints may read secrets (`Some`
+/// of an empty reason: they may name any file); `None` where they name
+/// none.
+fn output_secret(fed: &Fed, location: &Location, cwd: Option<&Path>) -> Option<String> {
+    for word in &fed.words {
+        for path in resolve(word, location, cwd) {
+            if names_secret(&path) {
+                return Some(format!("reads {}, which holds secrets", word.value));
+            }
+        }
+        if let Some(root) =
+            folder_before_unknown(word).and_then(|f| under_secrets(&f, location, cwd))
+        {
+            return Some(format!(
+                "reads a file under {root}, which holds credentials"
+            ));
+        }
+    }
+    if fed.listed.unbounded.is_some() {
+        return Some(String::new());
+    }
+    listed_secret(&fed.listed, location, cwd)
+}
+
+/// `folder` as written, if any file under it may be a secret: it holds
+/// credentials (`~`, `/etc`) or is a secret place itself (`~/.ssh`).
+fn under_secrets(folder: &Word, location: &Location, cwd: Option<&Path>) -> Option<String> {
+    recursive_root("cat", &[folder], location, cwd).or_else(|| {
+        resolve(folder, location, cwd)
+            .iter()
+            .any(names_secret)
+            .then(|| folder.value.clone())
+    })
 }
 
 /// The folder a recursive reader searches that holds credentials, as

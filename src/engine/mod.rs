@@ -168,6 +168,10 @@ struct Run<'a> {
     links: paths::Links,
     /// Commands read once for each word stdin hands to `xargs`.
     fed_readings: usize,
+    /// Where the names an `xargs` around the command being judged hands
+    /// it may lie (`find ~ | xargs cat`), for the secret check; kept for
+    /// the scripts it runs (`xargs sh -c 'cat "$1"' _`).
+    listed: Option<std::rc::Rc<crate::feeds::Listed>>,
     /// Every write target the path law was asked about, as resolved
     /// (`None`: only known at run time), for the permission mode.
     edits: Vec<Option<PathBuf>>,
@@ -218,6 +222,7 @@ impl<'a> Run<'a> {
             inherited: Vec::new(),
             links: paths::Links::default(),
             fed_readings: 0,
+            listed: None,
             edits: Vec::new(),
         }
     }
@@ -570,14 +575,50 @@ impl<'a> Run<'a> {
         depth: usize,
         cwd: &mut Option<PathBuf>,
     ) {
-        let fed = words
-            .iter()
-            .any(|w| {
-                crate::rules::wrapper(&peel::verb_name(&w.value).to_ascii_lowercase())
-                    .is_some_and(|w| w.mode == crate::rules::WrapperMode::Xargs)
-            })
-            .then(|| crate::feeds::stdin_operands(site.script, site.command))
-            .flatten();
+        let xargs_at = words.iter().position(|w| {
+            crate::rules::wrapper(&peel::verb_name(&w.value).to_ascii_lowercase())
+                .is_some_and(|w| w.mode == crate::rules::WrapperMode::Xargs)
+        });
+        let fed = xargs_at.and_then(|_| crate::feeds::stdin_operands(site.script, site.command));
+        // Names from a file (`xargs cat < list.txt`, `xargs -a list.txt
+        // cat`) may be any file's. (The words after xargs stand in for its
+        // own options here: at worst, more is judged.)
+        let argument_file = xargs_at
+            .and_then(|at| words.get(at + 1..))
+            .is_some_and(peel::reads_argument_file);
+        let listed = match (&fed, &site.command.stdin) {
+            (Some(fed), _) => Some(fed.listed.clone()),
+            _ if argument_file => Some(crate::feeds::Listed::unbounded(
+                "the file `xargs -a` names".into(),
+            )),
+            (None, shell::Stdin::File(file))
+                if xargs_at.is_some() && !crate::feeds::is_stdin_word(file) =>
+            {
+                Some(crate::feeds::Listed::unbounded(format!(
+                    "the file {}",
+                    limits::clip(&file.value, 60)
+                )))
+            }
+            _ => None,
+        };
+        let outer = self.listed.clone();
+        if let Some(listed) = listed.filter(|l| !l.is_empty()) {
+            self.listed = Some(std::rc::Rc::new(listed));
+        }
+        self.fed_words_each(words, site, depth, cwd, fed);
+        self.listed = outer;
+    }
+
+    /// [`Run::words`] once with all the words stdin hands to `xargs`, and
+    /// once for each word it shows where xargs takes them one at a time.
+    fn fed_words_each(
+        &mut self,
+        words: Cow<'_, [Word]>,
+        site: &Site,
+        depth: usize,
+        cwd: &mut Option<PathBuf>,
+        fed: Option<crate::feeds::Fed>,
+    ) {
         let each = fed
             .as_ref()
             .filter(|f| (f.lines.len() > 1 || !f.complete) && f.lines.len() <= MAX_FED_EACH)
@@ -598,6 +639,7 @@ impl<'a> Run<'a> {
                 lines: vec![word.clone()],
                 words: vec![word],
                 complete: true,
+                listed: crate::feeds::Listed::default(),
             };
             let mut each_cwd = cwd.clone();
             self.fed_words(words.clone(), site, depth, &mut each_cwd, Some(&one));

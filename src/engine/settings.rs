@@ -25,7 +25,8 @@ impl Run<'_> {
         depth: usize,
         cwd: Option<&std::path::Path>,
     ) {
-        let found = crate::secrets::secret_read(verb, args, self.location, cwd);
+        let listed = self.listed.as_deref();
+        let found = crate::secrets::secret_read(verb, args, listed, self.location, cwd);
         if let Some(why) = found {
             self.note(depth, || format!("secrets: {why}"));
             self.find(
