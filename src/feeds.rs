@@ -304,6 +304,14 @@ pub fn stdin_operands(script: &Script, command: &SimpleCommand) -> Option<Fed> {
                 fed.add_stage(producer);
             }
         }
+        // `< <(find ~)`: the file is the output of the commands inside.
+        Stdin::File(file) => {
+            let body = file
+                .source
+                .strip_prefix("<(")
+                .and_then(|b| b.strip_suffix(')'))?;
+            return names_printed_by(body);
+        }
         _ => return None,
     }
     fed.shown()
@@ -354,9 +362,16 @@ impl Fed {
 /// where the word is more than one substitution, or its text does not
 /// parse cleanly.
 pub fn substitution_names(word: &Word) -> Option<Fed> {
-    // `$(a)x$(b)` is cut as `a)x$(b`: with a second substitution in it,
-    // not read at all.
-    let body = sole_substitution(word).filter(|b| !b.contains("$(") && !b.contains('`'))?;
+    names_printed_by(sole_substitution(word)?)
+}
+
+/// The names the commands of `body` print, read as [`stdin_operands`]
+/// reads a pipe's; `None` where it does not parse cleanly or holds a
+/// substitution of its own (`$(a)x$(b)` is cut as `a)x$(b`).
+fn names_printed_by(body: &str) -> Option<Fed> {
+    if body.contains("$(") || body.contains('`') || body.contains("<(") {
+        return None;
+    }
     let inner = shell::parse(limits::clip(body, limits::MAX_SCRIPT_BYTES));
     if !inner.problems.is_empty() || inner.commands.is_empty() {
         return None;
@@ -404,9 +419,22 @@ fn feeding_stages(script: &Script, range: std::ops::Range<usize>) -> Vec<&Simple
             }
         }
     }
-    stages
+    let stages: Vec<&SimpleCommand> = stages
         .into_iter()
         .filter_map(|index| script.commands.get(index))
+        .collect();
+    // A command inside another's word (`find $(pwd) |`) prints into that
+    // word, not into the pipe: the word is judged with the command.
+    stages
+        .iter()
+        .filter(|c| {
+            !stages.iter().any(|outer| {
+                outer.span != c.span
+                    && outer.span.start <= c.span.start
+                    && c.span.end <= outer.span.end
+            })
+        })
+        .copied()
         .collect()
 }
 
@@ -506,6 +534,8 @@ fn list_stage(verb: &str, words: &[Word], fed: &mut Fed) {
             roots.push(here);
         }
         _ if LOCATORS.contains(&verb) => roots.push(Word::literal("/")),
+        // It prints the working folder's path.
+        "pwd" => roots.push(here),
         "git" if lists_paths(words) => {
             roots = operands.iter().map(|w| (*w).clone()).collect();
             roots.push(here);
@@ -548,6 +578,22 @@ fn list_stage(verb: &str, words: &[Word], fed: &mut Fed) {
     if takes_fed {
         roots.extend(fed.words.iter().cloned());
     }
+    // A folder a substitution prints (`find $(echo ~/.ssh)`): the names it
+    // prints are the folders.
+    let mut printed = Vec::new();
+    for root in roots.iter().filter(|r| r.substitution) {
+        match substitution_names(root) {
+            Some(inner) => {
+                printed.extend(inner.words);
+                printed.extend(inner.listed.roots);
+                if inner.listed.unbounded.is_some() {
+                    fed.listed.unbounded = inner.listed.unbounded;
+                }
+            }
+            None => fed.listed.unbounded = Some("a folder named by a command's output".into()),
+        }
+    }
+    roots.extend(printed);
     fed.listed.roots.extend(roots);
     if fed.listed.roots.len() > MAX_LISTED_ROOTS {
         fed.listed.roots.clear();

@@ -754,6 +754,12 @@ fn names_known_place(value: &str) -> bool {
     any
 }
 
+/// Whether [`secret_read`] reads what `verb`'s operands name as files
+/// whose content it shows (not `ls`, `kill`, a variable's value).
+pub fn reads_content(verb: &str) -> bool {
+    verb != ASSIGNMENT && !NO_CONTENT.contains(&verb)
+}
+
 /// The verb [`secret_read`] is given for a variable's value (`x=$(< f)`):
 /// only what the shell itself reads is judged.
 pub const ASSIGNMENT: &str = "=";

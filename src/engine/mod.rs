@@ -172,6 +172,9 @@ struct Run<'a> {
     /// it may lie (`find ~ | xargs cat`), for the secret check; kept for
     /// the scripts it runs (`xargs sh -c 'cat "$1"' _`).
     listed: Option<std::rc::Rc<crate::feeds::Listed>>,
+    /// The words after a script given to a shell (`sh -c S _ FILE`), for
+    /// the next script parsed: its positional parameters.
+    positional: Vec<Word>,
     /// Every write target the path law was asked about, as resolved
     /// (`None`: only known at run time), for the permission mode.
     edits: Vec<Option<PathBuf>>,
@@ -223,6 +226,7 @@ impl<'a> Run<'a> {
             links: paths::Links::default(),
             fed_readings: 0,
             listed: None,
+            positional: Vec::new(),
             edits: Vec::new(),
         }
     }
@@ -359,7 +363,11 @@ impl<'a> Run<'a> {
             );
             return;
         }
-        let script = shell::parse::parse_in(text, &inherited);
+        let mut script = shell::parse::parse_in(text, &inherited);
+        let positional = std::mem::take(&mut self.positional);
+        if let Some((_zero, arguments)) = positional.split_first() {
+            script.hold_positional(arguments);
+        }
         self.note(depth, || {
             format!("parse: {} simple command(s)", script.commands.len())
         });
@@ -493,7 +501,14 @@ impl<'a> Run<'a> {
             self.setting(name, value, scope, &command.text, depth);
             let value = std::slice::from_ref(value);
             let assignment = crate::secrets::ASSIGNMENT;
-            self.secret_reads(assignment, value, &command.text, depth, cwd.as_deref());
+            self.secret_reads(
+                assignment,
+                value,
+                site.script,
+                &command.text,
+                depth,
+                cwd.as_deref(),
+            );
         }
         if let Stdin::File(file) = &command.stdin {
             self.named_trust(
@@ -515,7 +530,7 @@ impl<'a> Run<'a> {
                 );
             }
             let file = std::slice::from_ref(file);
-            self.secret_reads("<", file, &command.text, depth, cwd.as_deref());
+            self.secret_reads("<", file, site.script, &command.text, depth, cwd.as_deref());
         }
         self.remember_written(site, cwd.as_deref());
         if command.words.is_empty() {
@@ -760,7 +775,16 @@ impl<'a> Run<'a> {
                             .map(|(_, functions)| functions.clone())
                             .unwrap_or_default();
                     }
+                    // `sh -c 'cat "$1"' _ FILE`: the words after the script
+                    // are its `$0`, `$1` ….
+                    self.positional = words
+                        .iter()
+                        .position(|w| w.source == script.source)
+                        .and_then(|at| words.get(at + 1..))
+                        .map(<[Word]>::to_vec)
+                        .unwrap_or_default();
                     self.inner_script(&wrapper, &script, site, depth, local_cwd);
+                    self.positional.clear();
                     self.inherited.clear();
                     return;
                 }
@@ -775,7 +799,7 @@ impl<'a> Run<'a> {
                     return;
                 }
                 Step::Alone { wrapper, class } if wrapper == "env" => {
-                    self.secret_reads("env", &[], part, depth, None);
+                    self.secret_reads("env", &[], site.script, part, depth, None);
                     self.wrapper_floor(
                         Some(wrapper),
                         floor_class.stricter(class),

@@ -105,7 +105,7 @@ impl Run<'_> {
         let handler = verbs::handler(verb);
         let args = &words[1..];
         self.named_trust(args, ctx.cwd(), part, depth);
-        self.secret_reads(verb, args, part, depth, ctx.cwd());
+        self.secret_reads(verb, args, ctx.site.script, part, depth, ctx.cwd());
         self.definitions(verb, args, &ctx);
         if let Some(folder) = handler.folder {
             ctx.cwd = folder(self, &ctx, words);

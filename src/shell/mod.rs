@@ -11,5 +11,5 @@ mod walk;
 pub mod word;
 
 pub use parse::parse;
-pub use types::{Callee, Problem, Redirect, Script, SimpleCommand, Stdin};
+pub use types::{Callee, Held, Problem, Redirect, Script, SimpleCommand, Stdin};
 pub use word::Word;

@@ -128,4 +128,43 @@ pub struct Script {
     /// The lines bash runs after a heredoc whose end tree-sitter misplaced
     /// ([`Problem::HeredocEnd`]): to be parsed again as a script of its own.
     pub after_heredoc: Vec<String>,
+    /// What variables whose value only run time knows may hold, where the
+    /// line shows it, by name (at most [`MAX_HELD`]; kept whatever the
+    /// scope, so a check that reads them can only judge more).
+    pub held: Vec<(String, Held)>,
+}
+
+impl Script {
+    /// Records a value `name` may take at run time (at most [`MAX_HELD`]).
+    pub fn hold(&mut self, name: &str, value: Held) {
+        if self.held.len() < MAX_HELD {
+            self.held.push((name.to_string(), value));
+        }
+    }
+
+    /// Records the words a script or function is given as the values its
+    /// positional parameters may take (`$1` … `$9`, `$@`, `$*`).
+    pub fn hold_positional(&mut self, arguments: &[Word]) {
+        for (at, word) in arguments.iter().enumerate().take(9) {
+            self.hold(&(at + 1).to_string(), Held::Word(word.clone()));
+        }
+        for word in arguments {
+            self.hold("@", Held::Word(word.clone()));
+            self.hold("*", Held::Word(word.clone()));
+        }
+    }
+}
+
+/// The most [`Script::held`] entries a line records.
+pub const MAX_HELD: usize = 256;
+
+/// One value a variable may take at run time.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Held {
+    /// A word it is given: one of `for NAME in …`'s, or the value of
+    /// `NAME=$(…)` (or of an assignment in a branch).
+    Word(Word),
+    /// A line `read NAME` (or `mapfile`) reads from its stdin: the
+    /// command, by index in [`Script::commands`].
+    Read(usize),
 }

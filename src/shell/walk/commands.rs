@@ -515,6 +515,11 @@ impl Walker<'_> {
             }
         }
         let callee = self.callee_of(words.first());
+        // A function of the line called with words: its `$1`, `$@` may be
+        // any of them.
+        if callee != Callee::Program {
+            self.hold_positional(words.get(1..).unwrap_or(&[]));
+        }
         if words
             .first()
             .is_some_and(|w| matches!(w.value.as_str(), "eval" | "trap"))

@@ -6,7 +6,7 @@ use super::Walker;
 use super::nodes::calls_itself_in_background;
 use crate::shell::parse::kind;
 use crate::shell::sinks::is_number;
-use crate::shell::types::{Callee, Stdin};
+use crate::shell::types::{Callee, Held, Stdin};
 use crate::shell::word;
 use crate::shell::word::{Word, text};
 use tree_sitter::Node;
@@ -138,12 +138,18 @@ impl Walker<'_> {
             let name = text(variable, self.src).to_string();
             let mut cursor = node.walk();
             let values: Vec<Node> = node.children_by_field_name("value", &mut cursor).collect();
-            let numbers = !values.is_empty()
-                && values.iter().all(|v| {
-                    let word = word::decode(*v, self.src, &self.vars);
+            let words: Vec<Word> = values
+                .iter()
+                .map(|v| word::decode(*v, self.src, &self.vars))
+                .collect();
+            let numbers = !words.is_empty()
+                && words.iter().all(|word| {
                     word.is_static() && is_number(&word.value) && !word.value.is_empty()
                 });
             self.forget(&name);
+            for word in words {
+                self.hold(&name, Held::Word(word));
+            }
             if numbers && !self.unsure.contains(&name) && !self.untracked {
                 self.numeric.insert(name);
             }

@@ -10,7 +10,7 @@ use crate::shell::parse::kind;
 use crate::shell::sinks::{
     arithmetic_names, blank_substitutions, identifiers, is_name, is_number, name_sink,
 };
-use crate::shell::types::{Callee, Problem, SimpleCommand, Stdin};
+use crate::shell::types::{Callee, Held, Problem, SimpleCommand, Stdin};
 use crate::shell::word;
 use crate::shell::word::{Word, text};
 use std::collections::HashSet;
@@ -46,7 +46,21 @@ impl Walker<'_> {
             self.vars.insert(name, value);
         } else {
             self.vars.remove(&name);
+            self.hold(&name, Held::Word(value));
         }
+    }
+
+    /// Records a value `name` may take at run time (see [`Script::held`]).
+    ///
+    /// [`Script::held`]: crate::shell::Script::held
+    pub(super) fn hold(&mut self, name: &str, value: Held) {
+        self.script.hold(name, value);
+    }
+
+    /// The words a function of the line is called with, as the values its
+    /// positional parameters may take.
+    pub(super) fn hold_positional(&mut self, arguments: &[Word]) {
+        self.script.hold_positional(arguments);
     }
 
     /// Records that `name` changed here (see `touched`).
@@ -96,6 +110,18 @@ impl Walker<'_> {
         if let Some(value) = value {
             // Commands inside the value (`x=$(rm -rf /)`) still run.
             self.walk_words_for_substitutions(value, depth + 1);
+        }
+        // `a=(~/.ssh/id_rsa x)`: `${a[0]}`, `${a[@]}` may be any element.
+        if let (Some(array), Some(name)) = (value.filter(|v| kind(v) == "array"), &name) {
+            let base = name.split('[').next().unwrap_or(name).to_string();
+            let mut cursor = array.walk();
+            let elements: Vec<Word> = array
+                .named_children(&mut cursor)
+                .map(|element| word::decode(element, self.src, &self.vars))
+                .collect();
+            for element in elements {
+                self.hold(&base, Held::Word(element));
+            }
         }
         // And inside an array subscript (`a[$(rm -rf /)]=1`), which bash
         // also evaluates as arithmetic.
@@ -474,6 +500,30 @@ impl Walker<'_> {
             | "pushd" | "popd" => {
                 for name in ["REPLY", "MAPFILE", "OPTARG", "OPTIND", "PWD", "OLDPWD"] {
                     self.forget(name);
+                }
+                // What `read` sets comes from its stdin (this command's,
+                // pushed next): any word that is not an option may be a
+                // name it sets, and REPLY or MAPFILE when none is.
+                // `printf -v NAME FORMAT ARGS`: the value is made of the words.
+                if verb.value == "printf"
+                    && let Some(at) = words.iter().position(|w| w.value == "-v")
+                    && let Some(name) = words.get(at + 1)
+                {
+                    for word in words.iter().skip(at + 2) {
+                        self.hold(&name.value, Held::Word(word.clone()));
+                    }
+                }
+                if matches!(verb.value.as_str(), "read" | "mapfile" | "readarray") {
+                    let at = self.script.commands.len();
+                    let names = words
+                        .iter()
+                        .skip(head + 1)
+                        .filter(|w| !w.value.starts_with('-'))
+                        .map(|w| w.value.clone())
+                        .chain(["REPLY".to_string(), "MAPFILE".to_string()]);
+                    for name in names.collect::<Vec<_>>() {
+                        self.hold(&name, Held::Read(at));
+                    }
                 }
                 for word in words.iter().skip(head + 1) {
                     if word.dynamic {
