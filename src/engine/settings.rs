@@ -283,7 +283,7 @@ impl Judge<'_> {
                     for value in &values {
                         let mut given = args.to_vec();
                         if let Some(slot) = given.get_mut(at) {
-                            *slot = put_value(word, &name, value);
+                            *slot = put_value(word, name, value);
                         }
                         if let Some(why) = self.read(&given, self.listed) {
                             return Some(through_name(why));
