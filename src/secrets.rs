@@ -10,6 +10,9 @@
 #![deny(clippy::indexing_slicing)]
 
 mod families;
+mod variables;
+
+pub use variables::through_variables;
 
 use crate::feeds::{Fed, Listed};
 use crate::law::glob::{Pattern, Quick, Tok, intersects};
