@@ -175,10 +175,19 @@ struct Run<'a> {
     /// The words after a script given to a shell (`sh -c S _ FILE`), for
     /// the next script parsed: its positional parameters.
     positional: Vec<Word>,
+    /// Commands read again with a variable's value put in
+    /// ([`Run::variants`]).
+    variant_readings: usize,
     /// Every write target the path law was asked about, as resolved
     /// (`None`: only known at run time), for the permission mode.
     edits: Vec<Option<PathBuf>>,
 }
+
+/// The most readings of one command with a variable's value put in.
+const MAX_VARIANTS_EACH: usize = 8;
+
+/// The most such readings in one request.
+const MAX_VARIANT_READINGS: usize = 32;
 
 /// The most words from stdin an `xargs` command is read once for each.
 const MAX_FED_EACH: usize = 8;
@@ -227,6 +236,7 @@ impl<'a> Run<'a> {
             fed_readings: 0,
             listed: None,
             positional: Vec::new(),
+            variant_readings: 0,
             edits: Vec::new(),
         }
     }
@@ -489,6 +499,17 @@ impl<'a> Run<'a> {
                 &command.text,
                 depth,
             );
+            // `for f in .env; do echo x > $f; done`: each value in its place.
+            let target = std::slice::from_ref(&redirect.target);
+            for (name, variant) in self.variants(target, site) {
+                let Some(target) = variant.first() else {
+                    continue;
+                };
+                self.note(depth, || {
+                    format!("variable: the target read with ${name} as the line sets it")
+                });
+                self.redirect_target(target, &redirect.op, cwd.clone(), &command.text, depth);
+            }
         }
         // Alone, an assignment sets a shell variable; before a command, or
         // after `set -a`, it is in that command's environment.
@@ -620,8 +641,41 @@ impl<'a> Run<'a> {
         if let Some(listed) = listed.filter(|l| !l.is_empty()) {
             self.listed = Some(std::rc::Rc::new(listed));
         }
+        let variants = self.variants(&words, site);
         self.fed_words_each(words, site, depth, cwd, fed);
+        // `for d in ~; do rm -rf $d; done`: each value the line gives a
+        // variable, in its place, is a command of its own.
+        for (name, variant) in variants {
+            self.note(depth, || {
+                format!("variable: read with ${name} as the line sets it")
+            });
+            let mut variant_cwd = cwd.clone();
+            self.fed_words(Cow::Owned(variant), site, depth, &mut variant_cwd, None);
+        }
         self.listed = outer;
+    }
+
+    /// The readings of `words` with a value the line gives one of its
+    /// variables put in (see [`shell::held::variants`]), within this
+    /// request's bound; none once the decision is settled.
+    fn variants(&mut self, words: &[Word], site: &Site) -> Vec<(String, Vec<Word>)> {
+        if self.settled || site.script.held.is_empty() || !words.iter().any(|w| w.dynamic) {
+            return Vec::new();
+        }
+        let left = MAX_VARIANT_READINGS.saturating_sub(self.variant_readings);
+        let script = site.script;
+        let read_values = |index: usize| {
+            script
+                .commands
+                .get(index)
+                .and_then(|command| crate::feeds::stdin_operands(script, command))
+                .map(|fed| fed.words)
+                .unwrap_or_default()
+        };
+        let most = left.min(MAX_VARIANTS_EACH);
+        let variants = shell::held::variants(words, script, most, read_values);
+        self.variant_readings += variants.len();
+        variants
     }
 
     /// [`Run::words`] once with all the words stdin hands to `xargs`, and

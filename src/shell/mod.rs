@@ -2,6 +2,7 @@
 #![deny(clippy::indexing_slicing)]
 
 mod guard;
+pub mod held;
 mod heredoc_mask;
 pub mod parse;
 pub mod plain;

@@ -506,11 +506,19 @@ impl Walker<'_> {
                 // name it sets, and REPLY or MAPFILE when none is.
                 // `printf -v NAME FORMAT ARGS`: the value is made of the words.
                 if verb.value == "printf"
-                    && let Some(at) = words.iter().position(|w| w.value == "-v")
-                    && let Some(name) = words.get(at + 1)
+                    && let Some(at) = words.iter().position(|w| w.value.starts_with("-v"))
                 {
-                    for word in words.iter().skip(at + 2) {
-                        self.hold(&name.value, Held::Word(word.clone()));
+                    // `-v NAME` or `-vNAME`.
+                    let glued = words.get(at).and_then(|w| w.value.get(2..)).unwrap_or("");
+                    let (name, first) = if glued.is_empty() {
+                        (words.get(at + 1).map(|w| w.value.clone()), at + 2)
+                    } else {
+                        (Some(glued.to_string()), at + 1)
+                    };
+                    for word in words.iter().skip(first) {
+                        if let Some(name) = &name {
+                            self.hold(name, Held::Word(word.clone()));
+                        }
                     }
                 }
                 if matches!(verb.value.as_str(), "read" | "mapfile" | "readarray") {
