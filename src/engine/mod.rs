@@ -623,10 +623,10 @@ impl<'a> Run<'a> {
             .and_then(|at| words.get(at + 1..))
             .is_some_and(peel::reads_argument_file);
         let listed = match (&fed, &site.command.stdin) {
-            (Some(fed), _) => Some(fed.listed.clone()),
             _ if argument_file => Some(crate::feeds::Listed::unbounded(
                 "the file `xargs -a` names".into(),
             )),
+            (Some(fed), _) => Some(fed.listed.clone()),
             (None, shell::Stdin::File(file))
                 if xargs_at.is_some() && !crate::feeds::is_stdin_word(file) =>
             {

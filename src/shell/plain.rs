@@ -49,10 +49,42 @@ const MAX_HEREDOC_BYTES: usize = 64 << 10;
 /// command, or that the walk treats apart (reserved words, `time`, `let`,
 /// declarations, `[[`).
 const NOT_PLAIN_FIRST: &[&str] = &[
-    "case", "coproc", "declare", "do", "done", "elif", "else", "esac", "export", "fi", "for",
-    "function", "if", "in", "let", "local", "readonly", "select", "then", "time", "typeset",
-    "unset", "until", "while",
+    "case",
+    "coproc",
+    "declare",
+    "do",
+    "done",
+    "elif",
+    "else",
+    "esac",
+    "export",
+    "fi",
+    "for",
+    "function",
+    "if",
+    "in",
+    "let",
+    "local",
+    "mapfile",
+    "read",
+    "readarray",
+    "readonly",
+    "select",
+    "then",
+    "time",
+    "typeset",
+    "unset",
+    "until",
+    "while",
 ];
+
+/// Whether a command sets a variable to what the walk records as held
+/// (`printf -v NAME …`; `read` and `mapfile` are in [`NOT_PLAIN_FIRST`]):
+/// such a line goes to tree-sitter.
+fn sets_variable(words: &[Word]) -> bool {
+    words.first().is_some_and(|w| w.value == "printf")
+        && words.iter().any(|w| w.value.starts_with("-v"))
+}
 
 /// One redirection as written after a command's words.
 struct RedirectToken {
@@ -468,7 +500,7 @@ impl Reader<'_> {
             }
             self.command_word(&mut words, &mut words_span)?;
         }
-        if words.is_empty() {
+        if words.is_empty() || sets_variable(&words) {
             return None;
         }
         Some(CommandToken {
@@ -518,7 +550,7 @@ impl Reader<'_> {
         }
         let delimiter = delimiter?;
         // `cat - <<X`: tree-sitter drops the `-`, the walk puts it back.
-        if words.last().is_some_and(|w| w.source == "-") {
+        if words.last().is_some_and(|w| w.source == "-") || sets_variable(&words) {
             return None;
         }
         let body_start = self.at + 1;
