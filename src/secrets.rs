@@ -498,6 +498,12 @@ pub fn secret_read(
     // `$(< file)` is read by the shell itself, whatever the verb.
     for word in args {
         for file in shell_reads(&word.value) {
+            // `find ~ | while read f; do echo "$(<$f)"; done`.
+            if file.dynamic
+                && let Some(why) = listed.and_then(|l| listed_secret(l, location, cwd))
+            {
+                return Some(why);
+            }
             for path in resolve(&file, location, cwd) {
                 if names_secret(&path) {
                     return Some(format!("reads {}, which holds secrets", file.value));
@@ -755,6 +761,60 @@ fn names_known_place(value: &str) -> bool {
         rest = &inner[end + 1..];
     }
     any
+}
+
+/// Calls with which a program given on the command line opens a file by
+/// a name it computes (Python, Node, Perl, Ruby, awk).
+#[rustfmt::skip]
+const OPENS_FILES: &[&str] = &[
+    "open(", "open ", "read_text", "read_bytes", "fileinput", "readFile", "createReadStream",
+    "File.read", "IO.read", "getline", "slurp", "<$",
+];
+
+/// Interpreters whose code, given on the command line, may read the names
+/// its stdin holds and open them.
+#[rustfmt::skip]
+const NAME_READERS: &[&str] = &[
+    "awk", "bun", "deno", "gawk", "mawk", "nawk", "node", "nodejs", "perl", "php", "pypy",
+    "pypy3", "python", "python2", "python3", "ruby",
+];
+
+/// Why `verb args` may read secrets named on its stdin (`echo
+/// ~/.ssh/id_rsa | python3 -c 'print(open(input()).read())'`, `find ~ |
+/// awk '{getline l < $0}'`): an interpreter whose code opens files by
+/// computed names, fed names of credentials or names a lister prints
+/// under a folder that holds them. Names the line does not bound are not
+/// judged here (`cat list | python3 -c …` reads data more often than
+/// names).
+pub fn stdin_names_opened(
+    verb: &str,
+    args: &[Word],
+    fed: &Fed,
+    location: &Location,
+    cwd: Option<&Path>,
+) -> Option<String> {
+    let opens = args
+        .iter()
+        .any(|w| OPENS_FILES.iter().any(|call| w.value.contains(call)));
+    if !NAME_READERS.contains(&verb) || !opens {
+        return None;
+    }
+    for word in &fed.words {
+        for path in resolve(word, location, cwd) {
+            if names_secret(&path) {
+                return Some(format!(
+                    "`{verb}` opens files named on its stdin, which names {}, a file of secrets",
+                    crate::limits::clip(&word.value, 80)
+                ));
+            }
+        }
+    }
+    let roots = Listed {
+        roots: fed.listed.roots.clone(),
+        unbounded: None,
+    };
+    listed_secret(&roots, location, cwd)
+        .map(|why| format!("`{verb}` opens files named on its stdin: it {why}"))
 }
 
 /// Whether [`secret_read`] reads what `verb`'s operands name as files

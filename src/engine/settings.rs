@@ -43,6 +43,25 @@ impl Run<'_> {
         }
     }
 
+    /// An interpreter whose code opens the files its stdin names, fed
+    /// names of secrets (see [`crate::secrets::stdin_names_opened`]).
+    pub(super) fn stdin_secret_reads(&mut self, verb: &str, args: &[Word], ctx: &super::ctx::Ctx) {
+        let Some(fed) = crate::feeds::stdin_operands(ctx.site.script, ctx.site.command) else {
+            return;
+        };
+        let found = crate::secrets::stdin_names_opened(verb, args, &fed, self.location, ctx.cwd());
+        if let Some(why) = found {
+            self.note(ctx.depth, || format!("secrets: {why}"));
+            self.find(
+                Verdict::Signed,
+                Rule::CageSecretsRead,
+                format!("{why}; they would enter the model's context"),
+                "Ask the person for the one value you need, or read a template such as .env.example.",
+                &ctx.site.command.text,
+            );
+        }
+    }
+
     /// An environment variable set for a command (or exported): some make
     /// programs run other code.
     pub(super) fn setting(

@@ -106,6 +106,9 @@ impl Run<'_> {
         let args = &words[1..];
         self.named_trust(args, ctx.cwd(), part, depth);
         self.secret_reads(verb, args, ctx.site.script, part, depth, ctx.cwd());
+        if !matches!(ctx.site.command.stdin, shell::Stdin::Inherited) {
+            self.stdin_secret_reads(verb, args, &ctx);
+        }
         self.definitions(verb, args, &ctx);
         if let Some(folder) = handler.folder {
             ctx.cwd = folder(self, &ctx, words);

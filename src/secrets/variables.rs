@@ -31,7 +31,9 @@ pub fn through_variables(
     location: &Location,
     cwd: Option<&Path>,
 ) -> Option<String> {
-    if script.held.is_empty() || !super::reads_content(verb) {
+    // `$(< file)` is read by the shell, whatever the verb.
+    let shell_reads = args.iter().any(|w| w.value.contains("$(<"));
+    if script.held.is_empty() || !(super::reads_content(verb) || shell_reads) {
         return None;
     }
     let mut tries = 0;
