@@ -553,9 +553,25 @@ fn peel_wrapper_splitting(
 /// the line does not show them.
 pub const STDIN_OPERANDS: &str = "<operands from stdin>";
 
+/// Whether the options `xargs` (or another wrapper `w`) is written with,
+/// the words after its name, name a file of arguments. Its options end at
+/// the first word that is not one, after the values of those that take
+/// one (`xargs -I {} -a list cat`; `xargs -0 mogrify -quality 5` has none).
+pub fn names_argument_file(w: &Wrapper, after: &[Word]) -> bool {
+    let mut own = 0;
+    while let Some(word) = after.get(own) {
+        let v = word.value.as_str();
+        if v == "--" || !v.starts_with('-') || v.len() < 2 {
+            break;
+        }
+        own += if w.value_opts.contains(&v) { 2 } else { 1 };
+    }
+    reads_argument_file(after.get(..own.min(after.len())).unwrap_or(&[]))
+}
+
 /// Whether a wrapper's own options name a file of arguments (`xargs -a
 /// FILE`, `--arg-file=FILE`), which it reads instead of stdin.
-pub fn reads_argument_file(own: &[Word]) -> bool {
+fn reads_argument_file(own: &[Word]) -> bool {
     own.iter().any(|w| {
         let v = w.value.as_str();
         v.starts_with("--arg-file")

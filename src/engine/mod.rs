@@ -611,17 +611,18 @@ impl<'a> Run<'a> {
         depth: usize,
         cwd: &mut Option<PathBuf>,
     ) {
-        let xargs_at = words.iter().position(|w| {
+        let xargs = words.iter().enumerate().find_map(|(at, w)| {
             crate::rules::wrapper(&peel::verb_name(&w.value).to_ascii_lowercase())
-                .is_some_and(|w| w.mode == crate::rules::WrapperMode::Xargs)
+                .filter(|w| w.mode == crate::rules::WrapperMode::Xargs)
+                .map(|w| (at, w))
         });
+        let xargs_at = xargs.map(|(at, _)| at);
         let fed = xargs_at.and_then(|_| crate::feeds::stdin_operands(site.script, site.command));
         // Names from a file (`xargs cat < list.txt`, `xargs -a list.txt
-        // cat`) may be any file's. (The words after xargs stand in for its
-        // own options here: at worst, more is judged.)
-        let argument_file = xargs_at
-            .and_then(|at| words.get(at + 1..))
-            .is_some_and(peel::reads_argument_file);
+        // cat`) may be any file's.
+        let argument_file = xargs.is_some_and(|(at, w)| {
+            peel::names_argument_file(w, words.get(at + 1..).unwrap_or(&[]))
+        });
         let listed = match (&fed, &site.command.stdin) {
             _ if argument_file => Some(crate::feeds::Listed::unbounded(
                 "the file `xargs -a` names".into(),
