@@ -779,7 +779,18 @@ const NAME_READERS: &[&str] = &[
     "pypy3", "python", "python2", "python3", "ruby",
 ];
 
-/// Why `verb args` may read secrets named on its stdin (`echo
+/// Whether `verb args` is an interpreter whose code, given on the
+/// command line, opens files by names it computes: what it is fed on
+/// stdin is then judged by [`stdin_names_opened`].
+pub fn opens_computed_names(verb: &str, args: &[Word]) -> bool {
+    NAME_READERS.contains(&verb)
+        && args
+            .iter()
+            .any(|w| OPENS_FILES.iter().any(|call| w.value.contains(call)))
+}
+
+/// Why `verb`, an interpreter that [`opens_computed_names`], may read
+/// secrets named on its stdin (`echo
 /// ~/.ssh/id_rsa | python3 -c 'print(open(input()).read())'`, `find ~ |
 /// awk '{getline l < $0}'`): an interpreter whose code opens files by
 /// computed names, fed names of credentials or names a lister prints
@@ -788,17 +799,10 @@ const NAME_READERS: &[&str] = &[
 /// names).
 pub fn stdin_names_opened(
     verb: &str,
-    args: &[Word],
     fed: &Fed,
     location: &Location,
     cwd: Option<&Path>,
 ) -> Option<String> {
-    let opens = args
-        .iter()
-        .any(|w| OPENS_FILES.iter().any(|call| w.value.contains(call)));
-    if !NAME_READERS.contains(&verb) || !opens {
-        return None;
-    }
     for word in &fed.words {
         for path in resolve(word, location, cwd) {
             if names_secret(&path) {

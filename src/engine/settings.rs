@@ -46,10 +46,13 @@ impl Run<'_> {
     /// An interpreter whose code opens the files its stdin names, fed
     /// names of secrets (see [`crate::secrets::stdin_names_opened`]).
     pub(super) fn stdin_secret_reads(&mut self, verb: &str, args: &[Word], ctx: &super::ctx::Ctx) {
+        if !crate::secrets::opens_computed_names(verb, args) {
+            return;
+        }
         let Some(fed) = crate::feeds::stdin_operands(ctx.site.script, ctx.site.command) else {
             return;
         };
-        let found = crate::secrets::stdin_names_opened(verb, args, &fed, self.location, ctx.cwd());
+        let found = crate::secrets::stdin_names_opened(verb, &fed, self.location, ctx.cwd());
         if let Some(why) = found {
             self.note(ctx.depth, || format!("secrets: {why}"));
             self.find(
