@@ -300,7 +300,14 @@ pub fn stdin_operands(script: &Script, command: &SimpleCommand) -> Option<Fed> {
             literal: true,
         } => fed.add_text(body),
         Stdin::Pipe(range) => {
-            for producer in feeding_stages(script, range.clone()) {
+            let Some(stages) = feeding_stages(script, range.clone()) else {
+                fed.complete = false;
+                fed.listed.unbounded = Some(format!(
+                    "a pipeline of more than {MAX_FEEDING_STAGES} commands"
+                ));
+                return Some(fed);
+            };
+            for producer in stages {
                 fed.add_stage(producer);
             }
         }
@@ -398,11 +405,16 @@ fn sole_substitution(word: &Word) -> Option<&str> {
     Some(body)
 }
 
+/// The most commands [`feeding_stages`] follows back (every `xargs` of a
+/// long pipeline asks again: the cost stays linear in its length).
+const MAX_FEEDING_STAGES: usize = 64;
+
 /// The stages a pipe from `range` carries the output of, earliest first:
 /// those commands, and the stages piped into them, back to the
 /// pipeline's start (`find ~ | grep ssh |`: a filter passes on what it
-/// is fed). Each command is visited once.
-fn feeding_stages(script: &Script, range: std::ops::Range<usize>) -> Vec<&SimpleCommand> {
+/// is fed). Each command is visited once; `None` past
+/// [`MAX_FEEDING_STAGES`].
+fn feeding_stages(script: &Script, range: std::ops::Range<usize>) -> Option<Vec<&SimpleCommand>> {
     let mut stages = std::collections::BTreeSet::new();
     let mut pending = vec![range];
     while let Some(range) = pending.pop() {
@@ -410,6 +422,9 @@ fn feeding_stages(script: &Script, range: std::ops::Range<usize>) -> Vec<&Simple
             let Some(command) = script.commands.get(index) else {
                 continue;
             };
+            if stages.len() >= MAX_FEEDING_STAGES {
+                return None;
+            }
             if stages.insert(index)
                 && let Stdin::Pipe(before) = &command.stdin
                 // Pipes run from earlier commands to later ones.
@@ -425,7 +440,7 @@ fn feeding_stages(script: &Script, range: std::ops::Range<usize>) -> Vec<&Simple
         .collect();
     // A command inside another's word (`find $(pwd) |`) prints into that
     // word, not into the pipe: the word is judged with the command.
-    stages
+    let printing = stages
         .iter()
         .filter(|c| {
             !stages.iter().any(|outer| {
@@ -435,7 +450,8 @@ fn feeding_stages(script: &Script, range: std::ops::Range<usize>) -> Vec<&Simple
             })
         })
         .copied()
-        .collect()
+        .collect();
+    Some(printing)
 }
 
 /// The most words read from stdin for `xargs`.

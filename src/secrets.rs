@@ -12,7 +12,7 @@
 mod families;
 mod variables;
 
-pub use variables::through_variables;
+pub use variables::{MAX_HELD_TRIES, through_variables};
 
 use crate::feeds::{Fed, Listed};
 use crate::law::glob::{Pattern, Quick, Tok, intersects};

@@ -178,6 +178,9 @@ struct Run<'a> {
     /// Commands read again with a variable's value put in
     /// ([`Run::variants`]).
     variant_readings: usize,
+    /// Values of variables the secret check may still try in this request
+    /// (see [`crate::secrets::MAX_HELD_TRIES`]).
+    held_tries_left: usize,
     /// Every write target the path law was asked about, as resolved
     /// (`None`: only known at run time), for the permission mode.
     edits: Vec<Option<PathBuf>>,
@@ -237,6 +240,7 @@ impl<'a> Run<'a> {
             listed: None,
             positional: Vec::new(),
             variant_readings: 0,
+            held_tries_left: crate::secrets::MAX_HELD_TRIES,
             edits: Vec::new(),
         }
     }
@@ -611,18 +615,20 @@ impl<'a> Run<'a> {
         depth: usize,
         cwd: &mut Option<PathBuf>,
     ) {
-        let xargs = words.iter().enumerate().find_map(|(at, w)| {
+        let mut xargs = words.iter().enumerate().filter_map(|(at, w)| {
             crate::rules::wrapper(&peel::verb_name(&w.value).to_ascii_lowercase())
                 .filter(|w| w.mode == crate::rules::WrapperMode::Xargs)
                 .map(|w| (at, w))
         });
-        let xargs_at = xargs.map(|(at, _)| at);
+        let first_xargs = xargs.next();
+        let xargs_at = first_xargs.map(|(at, _)| at);
         let fed = xargs_at.and_then(|_| crate::feeds::stdin_operands(site.script, site.command));
         // Names from a file (`xargs cat < list.txt`, `xargs -a list.txt
-        // cat`) may be any file's.
-        let argument_file = xargs.is_some_and(|(at, w)| {
-            peel::names_argument_file(w, words.get(at + 1..).unwrap_or(&[]))
-        });
+        // cat`, `parallel xargs -a list.txt cat`) may be any file's.
+        let argument_file = first_xargs
+            .into_iter()
+            .chain(xargs)
+            .any(|(at, w)| peel::names_argument_file(w, words.get(at + 1..).unwrap_or(&[])));
         let listed = match (&fed, &site.command.stdin) {
             _ if argument_file => Some(crate::feeds::Listed::unbounded(
                 "the file `xargs -a` names".into(),

@@ -29,7 +29,9 @@ impl Run<'_> {
         let listed = self.listed.as_deref();
         let found =
             crate::secrets::secret_read(verb, args, listed, self.location, cwd).or_else(|| {
-                crate::secrets::through_variables(verb, args, listed, script, self.location, cwd)
+                let place = (self.location, cwd);
+                let budget = &mut self.held_tries_left;
+                crate::secrets::through_variables(verb, args, listed, script, place, budget)
             });
         if let Some(why) = found {
             self.note(depth, || format!("secrets: {why}"));

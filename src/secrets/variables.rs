@@ -10,9 +10,11 @@ use crate::shell::held::{put_value, referenced_names};
 use crate::shell::{Held, Script, Stdin, Word};
 use std::path::Path;
 
-/// The most values of variables [`through_variables`] tries for one
-/// command; past it, the command is judged as reading any file.
-const MAX_HELD_TRIES: usize = 64;
+/// The most values of variables [`through_variables`] tries in one
+/// request (a command line and the scripts it runs); past it, a command
+/// with such a variable is judged as reading any file. Each try is one
+/// [`secret_read`]: the bound keeps a line of thousands of `cat $f` cheap.
+pub const MAX_HELD_TRIES: usize = 256;
 
 /// How many variables deep a value is followed (`g=$f` after `for f in
 /// …`).
@@ -28,15 +30,15 @@ pub fn through_variables(
     args: &[Word],
     listed: Option<&Listed>,
     script: &Script,
-    location: &Location,
-    cwd: Option<&Path>,
+    (location, cwd): (&Location, Option<&Path>),
+    budget: &mut usize,
 ) -> Option<String> {
     // `$(< file)` is read by the shell, whatever the verb.
     let shell_reads = args.iter().any(|w| w.value.contains("$(<"));
     if script.held.is_empty() || !(super::reads_content(verb) || shell_reads) {
         return None;
     }
-    let mut tries = 0;
+    let tries = budget;
     let judge = Judge {
         verb,
         listed,
@@ -44,7 +46,7 @@ pub fn through_variables(
         location,
         cwd,
     };
-    judge.values(args, &[], &mut tries)
+    judge.values(args, &[], tries)
 }
 
 /// What [`through_variables`] judges with.
@@ -71,13 +73,15 @@ impl Judge<'_> {
                 let held = self.script.held.iter().filter(|(n, _)| n == name);
                 for (_, held) in held {
                     let (values, read_listed) = self.held_values(held);
-                    *tries += values.len() + usize::from(read_listed.is_some());
-                    if *tries > MAX_HELD_TRIES {
+                    let cost = values.len() + usize::from(read_listed.is_some());
+                    if cost > *tries {
+                        *tries = 0;
                         return Some(format!(
-                            "reads {}, which may be any of more than {MAX_HELD_TRIES} values the line gives ${name}",
+                            "reads {}, whose variables take more than the {MAX_HELD_TRIES} values portcullis checks in one command line",
                             crate::limits::clip(&word.source, 60)
                         ));
                     }
+                    *tries -= cost;
                     let through_name = |why: String| format!("{why} (through ${name})");
                     for value in &values {
                         let mut given = args.to_vec();

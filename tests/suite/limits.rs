@@ -1271,6 +1271,38 @@ fn cases() -> Vec<Case> {
             format!("ls {}", "| xargs echo ".repeat(17)),
             Limit(PARSE),
         ),
+        // What a pipe hands to `xargs` is followed back at most 64 stages,
+        // so every `xargs` of a long pipeline costs the same.
+        hook(
+            "wrap: ls | 999 x (| xargs cat)",
+            format!("ls {}", "| xargs cat ".repeat(999)),
+            // Past 64 stages the names may be any file's: the secret
+            // check asks (more specific than the limit's own rule).
+            Judged(Some("ask")),
+        ),
+        // Values the line gives a variable are tried 256 times a request
+        // at most (each is a secret check); past that, asked.
+        hook(
+            "variables: for over 60 words, 3,000 x cat $f/$f/$f",
+            format!(
+                "for f in {}; do {}done",
+                (0..60)
+                    .map(|i| format!("w{i}"))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                "cat $f/$f/$f; ".repeat(3_000)
+            ),
+            Judged(Some("ask")),
+        ),
+        hook(
+            "variables: 200 x=$(echo ~/.ssh/id_rsa), 200 x cat $x",
+            format!(
+                "{}{}",
+                "x=$(echo ~/.ssh/id_rsa); ".repeat(200),
+                "cat $x; ".repeat(200)
+            ),
+            Judged(Some("ask")),
+        ),
         // ------------------------------------------------ the CLI
         Case {
             name: "check: one word, MAX_COMMAND_BYTES + 1",
