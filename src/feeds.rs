@@ -372,14 +372,23 @@ pub fn substitution_names(word: &Word) -> Option<Fed> {
     names_printed_by(sole_substitution(word)?)
 }
 
+/// The longest substitution (or `<( )`) [`names_printed_by`] parses: a
+/// line may name one value many times (`x=$(…); cat $x; cat $x …`), and
+/// each is read again. A longer one names any file.
+const MAX_PRINTING_BYTES: usize = 4 << 10;
+
 /// The names the commands of `body` print, read as [`stdin_operands`]
 /// reads a pipe's; `None` where it does not parse cleanly or holds a
 /// substitution of its own (`$(a)x$(b)` is cut as `a)x$(b`).
 fn names_printed_by(body: &str) -> Option<Fed> {
-    if body.contains("$(") || body.contains('`') || body.contains("<(") {
+    if body.len() > MAX_PRINTING_BYTES
+        || body.contains("$(")
+        || body.contains('`')
+        || body.contains("<(")
+    {
         return None;
     }
-    let inner = shell::parse(limits::clip(body, limits::MAX_SCRIPT_BYTES));
+    let inner = shell::parse(body);
     if !inner.problems.is_empty() || inner.commands.is_empty() {
         return None;
     }

@@ -6,7 +6,7 @@
 use super::secret_read;
 use crate::feeds::{self, Listed};
 use crate::paths::Location;
-use crate::shell::held::{put_value, referenced_names};
+use crate::shell::held::{put_in, referenced_names};
 use crate::shell::{Held, Script, Stdin, Word};
 use std::path::Path;
 
@@ -84,10 +84,7 @@ impl Judge<'_> {
                     *tries -= cost;
                     let through_name = |why: String| format!("{why} (through ${name})");
                     for value in &values {
-                        let mut given = args.to_vec();
-                        if let Some(slot) = given.get_mut(at) {
-                            *slot = put_value(word, name, value);
-                        }
+                        let given = put_in(args, at, name, value);
                         if let Some(why) = self.read(&given, self.listed) {
                             return Some(through_name(why));
                         }

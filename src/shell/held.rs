@@ -5,6 +5,9 @@
 use super::types::{Held, Script};
 use super::word::Word;
 
+/// The longest value a variable is read again with.
+const MAX_VARIANT_BYTES: usize = 4 << 10;
+
 /// The readings of `words` with one variable's value put in its place
 /// (`cat $f` after `for f in ~/.ssh/id_rsa`: `cat ~/.ssh/id_rsa`), one
 /// value a reading, at most `max`; each with the variable's name.
@@ -30,15 +33,13 @@ pub fn variants(
                     Held::Word(value) => vec![value.clone()],
                     Held::Read(index) => read_values(*index),
                 });
-            for value in values {
+            // A longer value is not read again (the reading with the
+            // variable unknown stands): each reading costs its length.
+            for value in values.filter(|v| v.value.len() <= MAX_VARIANT_BYTES) {
                 if variants.len() >= max {
                     return variants;
                 }
-                let mut variant = words.to_vec();
-                if let Some(slot) = variant.get_mut(at) {
-                    *slot = put_value(word, &name, &value);
-                }
-                variants.push((name.clone(), variant));
+                variants.push((name.clone(), put_in(words, at, &name, &value)));
             }
         }
     }
@@ -71,6 +72,35 @@ pub fn referenced_names(source: &str) -> Vec<String> {
         }
     }
     names
+}
+
+/// `words` with the word at `at` replaced by what it expands to with
+/// `value` for `name`: [`put_value`], split at blanks where the expansion
+/// is not quoted (`cat $f` with `f="a /etc/shadow"` reads two files).
+pub fn put_in(words: &[Word], at: usize, name: &str, value: &Word) -> Vec<Word> {
+    let Some(word) = words.get(at) else {
+        return words.to_vec();
+    };
+    let put = put_value(word, name, value);
+    let quoted =
+        word.source.len() > 1 && word.source.starts_with('"') && word.source.ends_with('"');
+    let parts: Vec<Word> = if !quoted && !put.dynamic && put.value.contains([' ', '\t', '\n']) {
+        put.value
+            .split([' ', '\t', '\n'])
+            .filter(|part| !part.is_empty())
+            .map(|part| {
+                let mut split = Word::literal(part);
+                split.glob = put.glob || part.contains(['*', '?', '[']);
+                split
+            })
+            .collect()
+    } else {
+        vec![put]
+    };
+    let mut put_in = words.get(..at).unwrap_or(&[]).to_vec();
+    put_in.extend(parts);
+    put_in.extend(words.get(at + 1..).unwrap_or(&[]).iter().cloned());
+    put_in
 }
 
 /// `word` with the expansion of `name` replaced by `value`: `value`

@@ -1294,6 +1294,17 @@ fn cases() -> Vec<Case> {
             ),
             Judged(Some("ask")),
         ),
+        // A substitution is parsed for the names it prints only up to 4
+        // KiB: each of 250 `cat $x` reads the value again.
+        hook(
+            "variables: x=$(echo 6,000 x $A), 250 x cat $x",
+            format!(
+                "x=$(echo {}); {}",
+                ["$A"; 6_000].join(" "),
+                "cat $x; ".repeat(250)
+            ),
+            Judged(Some("ask")),
+        ),
         hook(
             "variables: 200 x=$(echo ~/.ssh/id_rsa), 200 x cat $x",
             format!(

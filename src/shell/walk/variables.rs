@@ -45,7 +45,11 @@ impl Walker<'_> {
         if value.is_static() && !conflicting && tracked {
             self.vars.insert(name, value);
         } else {
-            self.vars.remove(&name);
+            // The value it had may still be the one it has (`x=/; if …;
+            // then x=build; fi`).
+            if let Some(old) = self.vars.remove(&name) {
+                self.hold(&name, Held::Word(old));
+            }
             self.hold(&name, Held::Word(value));
         }
     }
@@ -76,7 +80,10 @@ impl Walker<'_> {
     /// time.
     pub(super) fn forget(&mut self, name: &str) {
         self.note_touched(name);
-        self.vars.remove(name);
+        // The value it had may still be the one it has.
+        if let Some(old) = self.vars.remove(name) {
+            self.hold(name, Held::Word(old));
+        }
     }
 
     /// Forgets every variable (`eval`, `source`: anything may be set).
