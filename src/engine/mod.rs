@@ -192,6 +192,10 @@ const MAX_VARIANTS_EACH: usize = 8;
 /// The most such readings in one request.
 const MAX_VARIANT_READINGS: usize = 32;
 
+/// The longest command read again with a variable's value put in (the
+/// reading with the variable unknown stands for a longer one).
+const MAX_VARIANT_COMMAND_BYTES: usize = 16 << 10;
+
 /// The most words from stdin an `xargs` command is read once for each.
 const MAX_FED_EACH: usize = 8;
 
@@ -667,6 +671,11 @@ impl<'a> Run<'a> {
     /// request's bound; none once the decision is settled.
     fn variants(&mut self, words: &[Word], site: &Site) -> Vec<(String, Vec<Word>)> {
         if self.settled || site.script.held.is_empty() || !words.iter().any(|w| w.dynamic) {
+            return Vec::new();
+        }
+        // Each reading costs the command's size again.
+        let size: usize = words.iter().map(|w| w.source.len() + 1).sum();
+        if size > MAX_VARIANT_COMMAND_BYTES {
             return Vec::new();
         }
         let left = MAX_VARIANT_READINGS.saturating_sub(self.variant_readings);

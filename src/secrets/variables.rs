@@ -10,11 +10,12 @@ use crate::shell::held::{put_in, referenced_names};
 use crate::shell::{Held, Script, Stdin, Word};
 use std::path::Path;
 
-/// The most values of variables [`through_variables`] tries in one
-/// request (a command line and the scripts it runs); past it, a command
-/// with such a variable is judged as reading any file. Each try is one
-/// [`secret_read`]: the bound keeps a line of thousands of `cat $f` cheap.
-pub const MAX_HELD_TRIES: usize = 256;
+/// The most words [`through_variables`] has [`secret_read`] judge in one
+/// request (a command line and the scripts it runs), over all the values
+/// it tries (a try costs its command's words); past it, a command with
+/// such a variable is judged as reading any file. The bound keeps a line
+/// of thousands of `cat $f`, or a `$f` among thousands of words, cheap.
+pub const MAX_HELD_TRIES: usize = 4_096;
 
 /// How many variables deep a value is followed (`g=$f` after `for f in
 /// …`).
@@ -73,11 +74,12 @@ impl Judge<'_> {
                 let held = self.script.held.iter().filter(|(n, _)| n == name);
                 for (_, held) in held {
                     let (values, read_listed) = self.held_values(held);
-                    let cost = values.len() + usize::from(read_listed.is_some());
+                    let tries_here = values.len() + usize::from(read_listed.is_some());
+                    let cost = tries_here * args.len().max(1);
                     if cost > *tries {
                         *tries = 0;
                         return Some(format!(
-                            "reads {}, whose variables take more than the {MAX_HELD_TRIES} values portcullis checks in one command line",
+                            "reads {}, whose variables take more values than portcullis checks in one command line",
                             crate::limits::clip(&word.source, 60)
                         ));
                     }
