@@ -383,7 +383,8 @@ impl<'a> Run<'a> {
         }
         let mut script = shell::parse::parse_in(text, &inherited);
         let positional = std::mem::take(&mut self.positional);
-        if let Some((_zero, arguments)) = positional.split_first() {
+        if let Some((zero, arguments)) = positional.split_first() {
+            script.hold("0", shell::Held::Word(zero.clone()));
             script.hold_positional(arguments);
         }
         self.note(depth, || {

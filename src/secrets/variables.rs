@@ -116,6 +116,8 @@ impl Judge<'_> {
     fn held_values(&self, held: &Held) -> (Vec<Word>, Option<Listed>) {
         let index = match held {
             Held::Word(value) => return (vec![value.clone()], None),
+            // Its words are held one by one too.
+            Held::Words(_) => return (Vec::new(), None),
             Held::Read(index) => *index,
         };
         let Some(command) = self.script.commands.get(index) else {

@@ -25,14 +25,34 @@ pub fn variants(
     }
     for (at, word) in words.iter().enumerate().filter(|(_, w)| w.dynamic) {
         for name in referenced_names(&word.source) {
-            let values = script
-                .held
-                .iter()
-                .filter(|(n, _)| *n == name)
-                .flat_map(|(_, held)| match held {
-                    Held::Word(value) => vec![value.clone()],
-                    Held::Read(index) => read_values(*index),
+            let held = script.held.iter().filter(|(n, _)| *n == name);
+            // `"$@"`, `"${a[@]}"`: every word of one call or array, in order.
+            if expands_all(&word.source, &name) {
+                // `read -a a`: the words of the line it reads.
+                let lists = held.clone().filter_map(|(_, held)| match held {
+                    Held::Words(list) => Some(list.clone()),
+                    Held::Read(index) => Some(read_values(*index)).filter(|l| !l.is_empty()),
+                    Held::Word(_) => None,
                 });
+                for list in lists {
+                    let size: usize = list.iter().map(|w| w.value.len()).sum();
+                    if size > MAX_VARIANT_BYTES {
+                        continue;
+                    }
+                    if variants.len() >= max {
+                        return variants;
+                    }
+                    let mut variant = words.get(..at).unwrap_or(&[]).to_vec();
+                    variant.extend(list.iter().cloned());
+                    variant.extend(words.get(at + 1..).unwrap_or(&[]).iter().cloned());
+                    variants.push((name.clone(), variant));
+                }
+            }
+            let values = held.flat_map(|(_, held)| match held {
+                Held::Word(value) => vec![value.clone()],
+                Held::Read(index) => read_values(*index),
+                Held::Words(_) => Vec::new(),
+            });
             // A longer value is not read again (the reading with the
             // variable unknown stands): each reading costs its length.
             for value in values.filter(|v| v.value.len() <= MAX_VARIANT_BYTES) {
@@ -46,6 +66,17 @@ pub fn variants(
     variants
 }
 
+/// Whether `source` is one expansion of all of `name`'s words: `"$@"`,
+/// `$@`, `"${a[@]}"`, `${a[*]}`.
+fn expands_all(source: &str, name: &str) -> bool {
+    let whole = source.trim_matches('"');
+    if name == "@" || name == "*" {
+        whole == format!("${name}") || whole == format!("${{{name}}}")
+    } else {
+        whole == format!("${{{name}[@]}}") || whole == format!("${{{name}[*]}}")
+    }
+}
+
 /// The names of the variables a word's source expands: `$f`, `${f}`,
 /// `${f:-x}`, `${a[@]}`, and the positional `$1`, `$@`, `$*`.
 pub fn referenced_names(source: &str) -> Vec<String> {
@@ -55,7 +86,7 @@ pub fn referenced_names(source: &str) -> Vec<String> {
         rest = rest.get(at + 1..).unwrap_or("");
         let after = rest.strip_prefix('{').unwrap_or(rest);
         let name = match after.chars().next() {
-            Some(c @ ('@' | '*' | '1'..='9')) => c.to_string(),
+            Some(c @ ('@' | '*' | '0'..='9')) => c.to_string(),
             _ => {
                 let end = after
                     .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))

@@ -79,11 +79,14 @@ const NOT_PLAIN_FIRST: &[&str] = &[
 ];
 
 /// Whether a command sets a variable to what the walk records as held
-/// (`printf -v NAME …`; `read` and `mapfile` are in [`NOT_PLAIN_FIRST`]):
-/// such a line goes to tree-sitter.
+/// (`printf -v NAME …`, `set -- …`; `read` and `mapfile` are in
+/// [`NOT_PLAIN_FIRST`]): such a line goes to tree-sitter.
 fn sets_variable(words: &[Word]) -> bool {
-    words.first().is_some_and(|w| w.value == "printf")
-        && words.iter().any(|w| w.value.starts_with("-v"))
+    match words.first().map(|w| w.value.as_str()) {
+        Some("printf") => words.iter().any(|w| w.value.starts_with("-v")),
+        Some("set") => words.iter().any(|w| w.value == "--"),
+        _ => false,
+    }
 }
 
 /// One redirection as written after a command's words.

@@ -152,6 +152,10 @@ impl Script {
             self.hold("@", Held::Word(word.clone()));
             self.hold("*", Held::Word(word.clone()));
         }
+        if !arguments.is_empty() {
+            self.hold("@", Held::Words(arguments.to_vec()));
+            self.hold("*", Held::Words(arguments.to_vec()));
+        }
     }
 }
 
@@ -167,4 +171,7 @@ pub enum Held {
     /// A line `read NAME` (or `mapfile`) reads from its stdin: the
     /// command, by index in [`Script::commands`].
     Read(usize),
+    /// All the words at once, in order, as `"$@"` and `"${a[@]}"` expand:
+    /// the arguments of one call, the elements of one array.
+    Words(Vec<Word>),
 }

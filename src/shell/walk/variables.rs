@@ -126,8 +126,11 @@ impl Walker<'_> {
                 .named_children(&mut cursor)
                 .map(|element| word::decode(element, self.src, &self.vars))
                 .collect();
-            for element in elements {
-                self.hold(&base, Held::Word(element));
+            for element in &elements {
+                self.hold(&base, Held::Word(element.clone()));
+            }
+            if !elements.is_empty() {
+                self.hold(&base, Held::Words(elements));
             }
         }
         // And inside an array subscript (`a[$(rm -rf /)]=1`), which bash
@@ -496,6 +499,13 @@ impl Walker<'_> {
             for callee in self.functions.values_mut() {
                 *callee = Callee::Either;
             }
+        }
+        // `set -- a b`: the positional parameters are the words after `--`.
+        if verb.value == "set"
+            && let Some(dashes) = words.iter().position(|w| w.value == "--")
+        {
+            let arguments = words.get(dashes + 1..).unwrap_or(&[]).to_vec();
+            self.hold_positional(&arguments);
         }
         match verb.value.as_str() {
             "eval" | "source" | "." => self.forget_all(),
