@@ -515,7 +515,7 @@ impl<'a> Run<'a> {
                     continue;
                 };
                 self.note(depth, || {
-                    format!("variable: the target read with ${name} as the line sets it")
+                    format!("variable: the target read with the value of {name} in its place")
                 });
                 self.redirect_target(target, &redirect.op, cwd.clone(), &command.text, depth);
             }
@@ -659,7 +659,7 @@ impl<'a> Run<'a> {
         // variable, in its place, is a command of its own.
         for (name, variant) in variants {
             self.note(depth, || {
-                format!("variable: read with ${name} as the line sets it")
+                format!("variable: read with the value of {name} in its place")
             });
             let mut variant_cwd = cwd.clone();
             self.fed_words(Cow::Owned(variant), site, depth, &mut variant_cwd, None);
@@ -671,7 +671,11 @@ impl<'a> Run<'a> {
     /// variables put in (see [`shell::held::variants`]), within this
     /// request's bound; none once the decision is settled.
     fn variants(&mut self, words: &[Word], site: &Site) -> Vec<(String, Vec<Word>)> {
-        if self.settled || site.script.held.is_empty() || !words.iter().any(|w| w.dynamic) {
+        let substitutes = words.iter().any(|w| w.substitution);
+        if self.settled
+            || !(substitutes || !site.script.held.is_empty())
+            || !words.iter().any(|w| w.dynamic)
+        {
             return Vec::new();
         }
         // Each reading costs the command's size again.
@@ -690,7 +694,31 @@ impl<'a> Run<'a> {
                 .unwrap_or_default()
         };
         let most = left.min(MAX_VARIANTS_EACH);
-        let variants = shell::held::variants(words, script, most, read_values);
+        let mut variants: Vec<(String, Vec<Word>)> =
+            shell::held::variants(words, script, most, read_values)
+                .into_iter()
+                .map(|(name, variant)| (format!("${name}"), variant))
+                .collect();
+        // `rm -rf $(echo /)`: a substitution of literal text is that text.
+        for (at, word) in words.iter().enumerate().filter(|(_, w)| w.substitution) {
+            if variants.len() >= most {
+                break;
+            }
+            let crate::feeds::Producer::Literal(text) = crate::feeds::substitution_producer(word)
+            else {
+                continue;
+            };
+            let quoted = word.source.starts_with('"') && word.source.ends_with('"');
+            let printed: Vec<Word> = if quoted {
+                vec![Word::literal(&text)]
+            } else {
+                text.split_whitespace().map(Word::literal).collect()
+            };
+            let mut variant = words.get(..at).unwrap_or(&[]).to_vec();
+            variant.extend(printed);
+            variant.extend(words.get(at + 1..).unwrap_or(&[]).iter().cloned());
+            variants.push((limits::clip(&word.source, 40).to_string(), variant));
+        }
         self.variant_readings += variants.len();
         variants
     }
