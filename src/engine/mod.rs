@@ -672,10 +672,8 @@ impl<'a> Run<'a> {
     /// request's bound; none once the decision is settled.
     fn variants(&mut self, words: &[Word], site: &Site) -> Vec<(String, Vec<Word>)> {
         let substitutes = words.iter().any(|w| w.substitution);
-        if self.settled
-            || !(substitutes || !site.script.held.is_empty())
-            || !words.iter().any(|w| w.dynamic)
-        {
+        let nothing_held = site.script.held.is_empty() && !substitutes;
+        if self.settled || nothing_held || !words.iter().any(|w| w.dynamic) {
             return Vec::new();
         }
         // Each reading costs the command's size again.
