@@ -634,20 +634,12 @@ impl<'a> Run<'a> {
             .into_iter()
             .chain(xargs)
             .any(|(at, w)| peel::names_argument_file(w, words.get(at + 1..).unwrap_or(&[])));
-        let listed = match (&fed, &site.command.stdin) {
-            _ if argument_file => Some(crate::feeds::Listed::unbounded(
+        let listed = if argument_file {
+            Some(crate::feeds::Listed::unbounded(
                 "the file `xargs -a` names".into(),
-            )),
-            (Some(fed), _) => Some(fed.listed.clone()),
-            (None, shell::Stdin::File(file))
-                if xargs_at.is_some() && !crate::feeds::is_stdin_word(file) =>
-            {
-                Some(crate::feeds::Listed::unbounded(format!(
-                    "the file {}",
-                    limits::clip(&file.value, 60)
-                )))
-            }
-            _ => None,
+            ))
+        } else {
+            fed.as_ref().map(|fed| fed.listed.clone())
         };
         let outer = self.listed.clone();
         if let Some(listed) = listed.filter(|l| !l.is_empty()) {

@@ -150,12 +150,18 @@ pub fn stdin_operands(script: &Script, command: &SimpleCommand) -> Option<Fed> {
             }
         }
         // `< <(find ~)`: the file is the output of the commands inside.
-        Stdin::File(file) => {
+        Stdin::File(file) if file.source.starts_with("<(") => {
             let body = file
                 .source
                 .strip_prefix("<(")
                 .and_then(|b| b.strip_suffix(')'))?;
             return names_printed_by(body);
+        }
+        // `xargs cat < list.txt`: names from a file may be any file's.
+        Stdin::File(file) if !super::is_stdin_word(file) => {
+            fed.complete = false;
+            let file = crate::limits::clip(&file.value, 60);
+            fed.listed = Listed::unbounded(format!("the file {file}"));
         }
         _ => return None,
     }

@@ -7,7 +7,7 @@ use super::secret_read;
 use crate::feeds::{self, Listed};
 use crate::paths::Location;
 use crate::shell::held::{put_in, referenced_names};
-use crate::shell::{Held, Script, Stdin, Word};
+use crate::shell::{Held, Script, Word};
 use std::path::Path;
 
 /// The most words [`through_variables`] has [`secret_read`] judge in one
@@ -127,14 +127,8 @@ impl Judge<'_> {
         };
         match feeds::stdin_operands(self.script, command) {
             Some(fed) => (fed.words, Some(fed.listed)),
-            None => match &command.stdin {
-                Stdin::File(file) if !feeds::is_stdin_word(file) => {
-                    let from = format!("the file {}", crate::limits::clip(&file.value, 60));
-                    (Vec::new(), Some(Listed::unbounded(from)))
-                }
-                // The hook's own stdin, as `cat $X` is judged.
-                _ => (Vec::new(), None),
-            },
+            // The hook's own stdin, as `cat $X` is judged.
+            None => (Vec::new(), None),
         }
     }
 }
