@@ -69,7 +69,17 @@ impl Judge<'_> {
     /// put in (`g=$f`: `$g`'s value is `$f`), not put in again.
     fn values(&self, args: &[Word], through: &[&str], tries: &mut usize) -> Option<String> {
         for (at, word) in args.iter().enumerate().filter(|(_, w)| w.dynamic) {
-            let names = referenced_names(&word.source);
+            let written = referenced_names(&word.source);
+            let mut names = written.clone();
+            // A nameref or `${!x}` in the line: any variable may be meant,
+            // and its value is then the whole word's.
+            if self.script.any_variable {
+                for (name, _) in &self.script.held {
+                    if !names.contains(name) {
+                        names.push(name.clone());
+                    }
+                }
+            }
             for name in names.iter().filter(|n| !through.contains(&n.as_str())) {
                 let held = self.script.held.iter().filter(|(n, _)| n == name);
                 for (_, held) in held {
@@ -86,7 +96,15 @@ impl Judge<'_> {
                     *tries -= cost;
                     let through_name = |why: String| format!("{why} (through ${name})");
                     for value in &values {
-                        let given = put_in(args, at, name, value);
+                        let given = if written.contains(name) {
+                            put_in(args, at, name, value)
+                        } else {
+                            let mut given = args.to_vec();
+                            if let Some(slot) = given.get_mut(at) {
+                                *slot = value.clone();
+                            }
+                            given
+                        };
                         if let Some(why) = self.read(&given, self.listed) {
                             return Some(through_name(why));
                         }

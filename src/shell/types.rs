@@ -132,6 +132,9 @@ pub struct Script {
     /// line shows it, by name (at most [`MAX_HELD`]; kept whatever the
     /// scope, so a check that reads them can only judge more).
     pub held: Vec<(String, Held)>,
+    /// A name only run time picks is expanded somewhere in the line (a
+    /// nameref, `${!x}`): any variable's value may stand for any other's.
+    pub any_variable: bool,
 }
 
 impl Script {

@@ -357,6 +357,24 @@ impl Walker<'_> {
         for name in std::mem::take(&mut self.assigned_in_words) {
             self.forget(&name);
         }
+        // `${!g}`: the value of whichever variable `g` names, any of those
+        // known here among them.
+        let indirect = |w: &Word| w.dynamic && w.source.contains("${!");
+        if command.words.iter().any(indirect)
+            || command.redirects.iter().any(|r| indirect(&r.target))
+        {
+            self.script.any_variable = true;
+            let mut known: Vec<(String, Word)> = self
+                .vars
+                .iter()
+                .map(|(n, w)| (n.clone(), w.clone()))
+                .collect();
+            // In a fixed order, so the same line gets the same reason.
+            known.sort_by(|a, b| a.0.cmp(&b.0));
+            for (name, value) in known {
+                self.script.hold(&name, super::types::Held::Word(value));
+            }
+        }
         command.scopes = self.scope_stack.clone();
         if self.script.commands.len() >= limits::MAX_COMMANDS {
             if !self.full {

@@ -93,7 +93,13 @@ impl Walker<'_> {
             self.untracked = true;
         }
         self.ifs_changed = true;
-        self.vars.clear();
+        // The values they had may still be the ones they have.
+        let mut old: Vec<(String, Word)> = std::mem::take(&mut self.vars).into_iter().collect();
+        // In a fixed order, so the same line gets the same reason.
+        old.sort_by(|a, b| a.0.cmp(&b.0));
+        for (name, value) in old {
+            self.hold(&name, Held::Word(value));
+        }
         self.numeric.clear();
     }
 
@@ -320,6 +326,7 @@ impl Walker<'_> {
         }
         if flags.contains('n') && matches!(verb, "declare" | "typeset" | "local") {
             self.untracked = true;
+            self.script.any_variable = true;
             self.forget_all();
         }
         for name in names {
