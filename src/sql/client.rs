@@ -65,6 +65,13 @@ pub struct Client {
     pub opts: &'static [(&'static str, Opt)],
     /// What its operands are.
     pub operands: Operands,
+    /// It runs the SQL it is fed on stdin (psql, mysql, mycli): false for a
+    /// client that opens its interactive session instead, or whose reading
+    /// of a pipe is not known (pgcli), so that what it is fed is not judged
+    /// as the SQL it runs.
+    pub runs_stdin: bool,
+    /// Its options that list the databases and read no input (`psql -l`).
+    pub lists: &'static [&'static str],
 }
 
 use Opt::{Asks, File, Flag, Info, Js, Password, Sql, Value};
@@ -169,6 +176,68 @@ static MONGOSH: &[(&str, Opt)] = &[
     ("--shell", Asks("stays in an interactive shell", false)),
 ];
 
+/// mycli (the dbcli project's MySQL client, a click program): `-e` runs
+/// SQL and its special commands, which the MySQL reading flags
+/// (`system`, `\!`, `tee`, `\fs` …); `-p` takes the next word.
+#[rustfmt::skip]
+static MYCLI: &[(&str, Opt)] = &[
+    ("--execute", Sql), ("-e", Sql), ("--init-command", Sql),
+    ("--host", Value), ("-h", Value), ("--port", Value), ("-P", Value),
+    ("--user", Value), ("-u", Value), ("--socket", Value), ("-S", Value),
+    ("--password", Value), ("-p", Value), ("--pass", Value), ("--password-file", Value),
+    ("--database", Value), ("-D", Value), ("--dsn", Value), ("-d", Value),
+    ("--login-path", Value), ("-g", Value), ("--charset", Value), ("--prompt", Value), ("-R", Value),
+    ("--ssl-ca", Value), ("--ssl-capath", Value), ("--ssl-cert", Value), ("--ssl-key", Value),
+    ("--ssl-cipher", Value), ("--tls-version", Value), ("--ssl-verify-server-cert", Flag),
+    ("--ssh-user", Value), ("--ssh-host", Value), ("--ssh-port", Value), ("--ssh-password", Value),
+    ("--ssh-key-filename", Value), ("--ssh-config-host", Value),
+    ("--verbose", Flag), ("-v", Flag), ("--auto-vertical-output", Flag), ("--table", Flag),
+    ("-t", Flag), ("--csv", Flag), ("--warn", Flag), ("--no-warn", Flag),
+    ("--help", Info), ("--version", Info), ("-V", Info),
+    ("--logfile", Asks("writes every query and its results to a log file", true)),
+    ("-l", Asks("writes every query and its results to a log file", true)),
+    ("--myclirc", Asks(READS_CONFIG, true)),
+    ("--defaults-file", Asks(READS_CONFIG, true)),
+    ("--defaults-group-suffix", Asks(READS_CONFIG, true)),
+    ("--ssh-config-path", Asks("reads an ssh configuration, which can name a proxy command", true)),
+    ("--local-infile", Asks("lets the server read local files", true)),
+    ("--list-dsn", Asks("prints the DSN aliases of the config file, passwords included", false)),
+    ("--list-ssh-config", Asks("prints the hosts of the ssh configuration", false)),
+];
+
+/// pgcli (the dbcli project's PostgreSQL client): it takes no SQL on the
+/// command line; `-l` lists the databases.
+#[rustfmt::skip]
+static PGCLI: &[(&str, Opt)] = &[
+    ("--host", Value), ("-h", Value), ("--port", Value), ("-p", Value),
+    ("--username", Value), ("-U", Value), ("--user", Value), ("-u", Value),
+    ("--password", Flag), ("-W", Flag), ("--no-password", Flag), ("-w", Flag),
+    ("--dbname", Value), ("-d", Value), ("--dsn", Value), ("-D", Value),
+    ("--single-connection", Flag), ("--less-chatty", Flag), ("--auto-vertical-output", Flag),
+    ("--row-limit", Value), ("--prompt", Value), ("--prompt-dsn", Value), ("--warn", Value),
+    ("--list", Flag), ("-l", Flag),
+    ("--help", Info), ("--version", Info), ("-v", Info),
+    ("--pgclirc", Asks(READS_CONFIG, true)),
+    ("--log-file", Asks("writes every query to a log file", true)),
+    ("--ssh-tunnel", Asks("opens an ssh tunnel", true)),
+    ("--list-dsn", Asks("prints the DSN aliases of the config file, passwords included", false)),
+];
+
+/// litecli (the dbcli project's SQLite client): `-e` runs SQL and its
+/// special commands, which the SQLite reading flags but for the
+/// dot-commands that only read.
+#[rustfmt::skip]
+static LITECLI: &[(&str, Opt)] = &[
+    ("--execute", Sql), ("-e", Sql),
+    ("--database", Value), ("-D", Value), ("--prompt", Value), ("-R", Value),
+    ("--auto-vertical-output", Flag), ("--table", Flag), ("-t", Flag), ("--csv", Flag),
+    ("--warn", Flag), ("--no-warn", Flag),
+    ("--help", Info), ("--version", Info), ("-V", Info),
+    ("--logfile", Asks("writes every query and its results to a log file", true)),
+    ("-l", Asks("writes every query and its results to a log file", true)),
+    ("--liteclirc", Asks(READS_CONFIG, true)),
+];
+
 /// Every client the lane reads, by the lexicon's name.
 pub static CLIENTS: &[Client] = &[
     Client {
@@ -178,6 +247,8 @@ pub static CLIENTS: &[Client] = &[
         style: Style::Getopt,
         opts: PSQL,
         operands: Operands::Names(2),
+        runs_stdin: true,
+        lists: &["-l", "--list"],
     },
     Client {
         names: &["mysql", "mariadb"],
@@ -186,6 +257,8 @@ pub static CLIENTS: &[Client] = &[
         style: Style::Getopt,
         opts: MYSQL,
         operands: Operands::Names(1),
+        runs_stdin: true,
+        lists: &[],
     },
     Client {
         names: &["sqlite3"],
@@ -194,6 +267,8 @@ pub static CLIENTS: &[Client] = &[
         style: Style::Words,
         opts: SQLITE,
         operands: Operands::FileThenSql,
+        runs_stdin: true,
+        lists: &[],
     },
     Client {
         names: &["duckdb"],
@@ -202,6 +277,8 @@ pub static CLIENTS: &[Client] = &[
         style: Style::Words,
         opts: DUCKDB,
         operands: Operands::FileThenSql,
+        runs_stdin: true,
+        lists: &[],
     },
     Client {
         names: &["clickhouse-client"],
@@ -210,6 +287,8 @@ pub static CLIENTS: &[Client] = &[
         style: Style::Getopt,
         opts: CLICKHOUSE,
         operands: Operands::Names(0),
+        runs_stdin: true,
+        lists: &[],
     },
     Client {
         names: &["mongosh"],
@@ -218,6 +297,38 @@ pub static CLIENTS: &[Client] = &[
         style: Style::Getopt,
         opts: MONGOSH,
         operands: Operands::MongoAddress,
+        runs_stdin: true,
+        lists: &[],
+    },
+    Client {
+        names: &["mycli"],
+        dialect: Dialect::MySql,
+        server: true,
+        style: Style::Getopt,
+        opts: MYCLI,
+        operands: Operands::Names(1),
+        runs_stdin: true,
+        lists: &[],
+    },
+    Client {
+        names: &["pgcli"],
+        dialect: Dialect::Postgres,
+        server: true,
+        style: Style::Getopt,
+        opts: PGCLI,
+        operands: Operands::Names(2),
+        runs_stdin: false,
+        lists: &["-l", "--list"],
+    },
+    Client {
+        names: &["litecli"],
+        dialect: Dialect::Sqlite,
+        server: false,
+        style: Style::Getopt,
+        opts: LITECLI,
+        operands: Operands::Names(1),
+        runs_stdin: true,
+        lists: &[],
     },
 ];
 
@@ -410,7 +521,7 @@ pub fn read(client: &Client, args: &[&str]) -> Reading {
     }
     let given = !reading.sql.is_empty() || !reading.files.is_empty() || !reading.js.is_empty();
     // psql -l lists the databases and reads no input.
-    let lists = client.name() == "psql" && args.iter().any(|a| *a == "-l" || *a == "--list");
+    let lists = args.iter().any(|a| client.lists.contains(a));
     reading.stdin = !given && !reading.info && !lists;
     // sqlite3 and duckdb: `-cmd` and `-init` run first, and the input is
     // still read unless SQL is given as an operand (or by duckdb's `-c`).

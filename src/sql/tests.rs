@@ -284,3 +284,20 @@ fn sqlite_options_and_operands() {
     assert_eq!(read("sqlite3", &["-A", "x"]).asks.len(), 1);
     assert!(!read("duckdb", &["-c", "SELECT 1"]).stdin);
 }
+
+#[test]
+fn dbcli_clients() {
+    let r = read("mycli", &["-u", "app", "-p", "secret", "-e", "SELECT 1", "app"]);
+    assert_eq!(r.sql, vec![Place { word: 5, at: 0 }]);
+    assert!(r.asks.is_empty() && !r.stdin, "{:?}", r.asks);
+    assert!(read("mycli", &["app"]).stdin);
+    assert_eq!(read("mycli", &["-l", "q.log", "app"]).asks.len(), 1);
+    assert_eq!(read("mycli", &["app", "other"]).asks.len(), 1);
+    assert!(!read("pgcli", &["-l"]).stdin, "-l lists");
+    assert!(read("pgcli", &["-h", "db", "app"]).stdin);
+    assert!(read("pgcli", &["-c", "SELECT 1"]).asks.len() == 1, "pgcli has no -c");
+    let r = read("litecli", &["app.db", "-e", "SELECT 1"]);
+    assert_eq!(r.sql, vec![Place { word: 2, at: 0 }]);
+    assert!(r.asks.is_empty() && !r.stdin);
+    assert!(!client::client("pgcli").expect("pgcli").runs_stdin);
+}

@@ -1,4 +1,5 @@
-//! `psql`, `mysql`, `sqlite3`, `duckdb`, `clickhouse-client`, `mongosh`:
+//! `psql`, `mysql`, `sqlite3`, `duckdb`, `clickhouse-client`, `mongosh`,
+//! `mycli`, `pgcli`, `litecli`:
 //! the database clients, judged whole by the SQL lane (`src/sql/`).
 //!
 //! Takes the words (the verb first); judges, at the `runs` step:
@@ -109,7 +110,18 @@ impl Run<'_> {
                 None => worst = Effect::Mutate,
             }
         }
-        if reading.stdin {
+        if reading.stdin && !client.runs_stdin {
+            worst = Effect::Mutate;
+            self.find(
+                Verdict::Signed,
+                Rule::SqlSession,
+                format!(
+                    "{verb} takes no SQL on its command line and opens an interactive session, whose SQL portcullis cannot see"
+                ),
+                SESSION_REMEDIATION,
+                part,
+            );
+        } else if reading.stdin {
             match self.sql_stdin(verb, ctx) {
                 Some(g) => given.push(g),
                 None => worst = Effect::Mutate,
