@@ -287,7 +287,10 @@ fn sqlite_options_and_operands() {
 
 #[test]
 fn dbcli_clients() {
-    let r = read("mycli", &["-u", "app", "-p", "secret", "-e", "SELECT 1", "app"]);
+    let r = read(
+        "mycli",
+        &["-u", "app", "-p", "secret", "-e", "SELECT 1", "app"],
+    );
     assert_eq!(r.sql, vec![Place { word: 5, at: 0 }]);
     assert!(r.asks.is_empty() && !r.stdin, "{:?}", r.asks);
     assert!(read("mycli", &["app"]).stdin);
@@ -295,7 +298,10 @@ fn dbcli_clients() {
     assert_eq!(read("mycli", &["app", "other"]).asks.len(), 1);
     assert!(!read("pgcli", &["-l"]).stdin, "-l lists");
     assert!(read("pgcli", &["-h", "db", "app"]).stdin);
-    assert!(read("pgcli", &["-c", "SELECT 1"]).asks.len() == 1, "pgcli has no -c");
+    assert!(
+        read("pgcli", &["-c", "SELECT 1"]).asks.len() == 1,
+        "pgcli has no -c"
+    );
     let r = read("litecli", &["app.db", "-e", "SELECT 1"]);
     assert_eq!(r.sql, vec![Place { word: 2, at: 0 }]);
     assert!(r.asks.is_empty() && !r.stdin);
