@@ -157,7 +157,7 @@ impl Run<'_> {
         }
         if reach != Reach::Tree {
             let home = self.location.home.clone();
-            let real = crate::law::resolve::resolve_links(&from);
+            let real = self.laws.fs.resolve(&from);
             elsewhere.extend(self.laws.hard_link_twins(&real, home.as_deref()));
         }
         for other in elsewhere {

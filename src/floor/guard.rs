@@ -55,17 +55,11 @@ pub(super) fn rewrites_the_guards_hooks(inv: &Invocation) -> bool {
 /// (`~/.cargo/bin/portcullis`, `./target/release/portcullis`), or by the
 /// name this binary runs under when it was renamed.
 pub(super) fn is_portcullis(verb: &str) -> bool {
-    static OWN_NAME: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
     let name = verb.rsplit('/').next().unwrap_or(verb);
     name == "portcullis"
-        || OWN_NAME
-            .get_or_init(|| {
-                std::env::current_exe()
-                    .ok()
-                    .and_then(|e| e.file_name().map(|n| n.to_string_lossy().into_owned()))
-            })
-            .as_deref()
-            == Some(name)
+        || own_exe()
+            .and_then(Path::file_name)
+            .is_some_and(|own| own.to_string_lossy() == name)
 }
 
 pub(super) fn is_claude_settings(path: &str) -> bool {
@@ -74,16 +68,22 @@ pub(super) fn is_claude_settings(path: &str) -> bool {
         || path.ends_with("claude-code/managed-settings.json")
 }
 
+/// This binary's path as the kernel gives it, looked up once per process
+/// (a replay judges many commands).
+fn own_exe() -> Option<&'static Path> {
+    static OWN: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+    OWN.get_or_init(|| std::env::current_exe().ok()).as_deref()
+}
+
+/// True when `path` is this binary, as the kernel names it or canonical.
 pub(super) fn is_own_binary(path: Option<&Path>) -> bool {
-    static OWN: std::sync::OnceLock<Vec<std::path::PathBuf>> = std::sync::OnceLock::new();
+    static CANONICAL: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
     let Some(path) = path else { return false };
-    // Looked up once per process: replay judges many writes.
-    let own = OWN.get_or_init(|| {
-        let exe = std::env::current_exe().ok();
-        let canonical = exe.as_ref().and_then(|e| e.canonicalize().ok());
-        exe.into_iter().chain(canonical).collect()
-    });
-    own.iter().any(|exe| exe == path)
+    own_exe() == Some(path)
+        || CANONICAL
+            .get_or_init(|| own_exe().and_then(|e| e.canonicalize().ok()))
+            .as_deref()
+            == Some(path)
 }
 
 /// Folders the guard lives in: removing one removes it (Claude Code's
@@ -97,11 +97,8 @@ fn guard_folders(home: Option<&Path>) -> Vec<(PathBuf, FloorRule)> {
         out.push((home.join(".cargo/bin"), FloorRule::GuardBinary));
     }
     out.push((PathBuf::from("/etc/claude-code"), FloorRule::GuardSettings));
-    if let Some(dir) = std::env::current_exe()
-        .ok()
-        .and_then(|e| e.parent().map(Path::to_path_buf))
-    {
-        out.push((dir, FloorRule::GuardBinary));
+    if let Some(dir) = own_exe().and_then(Path::parent) {
+        out.push((dir.to_path_buf(), FloorRule::GuardBinary));
     }
     out
 }

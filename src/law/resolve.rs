@@ -83,7 +83,7 @@ pub struct FsCache {
     anchors: std::collections::HashMap<PathBuf, bool>,
 }
 
-/// How many canonical paths [`FsCache`] keeps before it starts over.
+/// How many paths each of [`FsCache`]'s maps keeps before it starts over.
 const MAX_CANONICAL: usize = 4096;
 
 impl FsCache {
@@ -112,6 +112,9 @@ impl FsCache {
             Some(real) => real.clone(),
             None => {
                 let real = resolve_links(folder);
+                if self.resolved.len() >= MAX_CANONICAL {
+                    self.resolved.clear();
+                }
                 self.resolved.insert(folder.to_path_buf(), real.clone());
                 real
             }
@@ -143,6 +146,9 @@ impl FsCache {
         }
         let found = std::fs::symlink_metadata(dir.join(".git")).is_ok();
         if !found {
+            if self.no_git.len() >= MAX_CANONICAL {
+                self.no_git.clear();
+            }
             self.no_git.insert(dir.to_path_buf());
         }
         found
