@@ -891,6 +891,62 @@ fn render_flag(flag: &Flag, blob: &mut Blob) -> String {
     )
 }
 
+/// Replaces each `@FILE` entry of a spec's `value_opts` and `opts` (at any
+/// depth) with the options listed in `rules/lexicon/FILE`, one a line
+/// (blank lines and `#` comments skipped), leaving out those the spec
+/// already names: a generated list (the AWS CLI's parameters, from
+/// botocore's models) kept beside the hand-written entries.
+fn expand_option_lists(spec: &mut Spec, dir: &Path, context: &str) -> BuildResult<()> {
+    let named: BTreeSet<String> = spec
+        .value_opts
+        .iter()
+        .chain(spec.opts.iter().flatten())
+        .chain(spec.flags.iter().flat_map(|f| f.flag.iter()))
+        .filter(|o| !o.starts_with('@'))
+        .cloned()
+        .collect();
+    let mut seen = named.clone();
+    let mut expand = |list: &mut Vec<String>| -> BuildResult<()> {
+        let mut out = Vec::with_capacity(list.len());
+        for entry in list.drain(..) {
+            let Some(file) = entry.strip_prefix('@') else {
+                out.push(entry);
+                continue;
+            };
+            if file.contains("..") || file.starts_with('/') {
+                return Err(format!(
+                    "{context}: option list `{entry}` must name a file under rules/lexicon"
+                ));
+            }
+            let path = dir.join(file);
+            println!("cargo:rerun-if-changed={}", path.display());
+            let text = fs::read_to_string(&path)
+                .map_err(|e| format!("{context}: {}: {e}", path.display()))?;
+            for line in text.lines().map(str::trim) {
+                if line.is_empty() || line.starts_with('#') {
+                    continue;
+                }
+                if !line.starts_with('-') || line.contains(char::is_whitespace) {
+                    return Err(format!("{}: `{line}` is not an option", path.display()));
+                }
+                if seen.insert(line.to_string()) {
+                    out.push(line.to_string());
+                }
+            }
+        }
+        *list = out;
+        Ok(())
+    };
+    expand(&mut spec.value_opts)?;
+    if let Some(opts) = spec.opts.as_mut() {
+        expand(opts)?;
+    }
+    for sub in &mut spec.subs {
+        expand_option_lists(sub, dir, context)?;
+    }
+    Ok(())
+}
+
 fn emit_lexicon(dir: &Path, out: &mut String) -> BuildResult<()> {
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut files: Vec<PathBuf> = fs::read_dir(dir)
@@ -901,7 +957,10 @@ fn emit_lexicon(dir: &Path, out: &mut String) -> BuildResult<()> {
     files.sort();
     let mut entries: BTreeMap<String, (Node, String)> = BTreeMap::new();
     for path in &files {
-        let file: LexiconFile = read_json(path)?;
+        let mut file: LexiconFile = read_json(path)?;
+        for spec in &mut file.verbs {
+            expand_option_lists(spec, dir, &path.display().to_string())?;
+        }
         let source = path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
