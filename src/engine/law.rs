@@ -10,6 +10,7 @@ use super::ctx::Ctx;
 use crate::floor;
 use crate::law::glob::Pattern;
 use crate::law::{self, Reach, Spot};
+use crate::limits;
 use crate::paths::Target;
 use crate::rule_id::{Rule, RuleId};
 use crate::shell::Word;
@@ -34,6 +35,53 @@ impl Run<'_> {
                 self.floor(rule, part, depth);
             }
         }
+    }
+
+    /// A verb of a free class (a build's `-o`, a test's report, a
+    /// formatter's output) writing `word`: SIGNED `write.outside-project`
+    /// unless the file is inside the project (the repository holding the
+    /// working folder, else the working folder; judged on disk when that
+    /// exists, links resolved, by name otherwise) or in the temporary
+    /// folder. A write only known at run time is the path law's to judge.
+    pub(super) fn free_write_outside(
+        &mut self,
+        verb: &str,
+        word: &Word,
+        cwd: Option<&Path>,
+        part: &str,
+    ) {
+        if word.dynamic || crate::paths::is_sink(&word.value) {
+            return;
+        }
+        let Some(path) = self.location.resolve_in(word, cwd).path else {
+            return;
+        };
+        // By name, `..` taken lexically; on disk, the kernel's reading.
+        let path = crate::paths::normalise(&path);
+        let in_project = cwd.is_some_and(|cwd| match super::mode::project_root(Some(cwd)) {
+            Some(root) => super::mode::ordinary_inside(&path, &root),
+            None => path.starts_with(cwd) && path != cwd,
+        });
+        let in_temporary = || {
+            TEMPORARY.iter().any(|tmp| {
+                std::fs::canonicalize(tmp)
+                    .is_ok_and(|real| super::mode::ordinary_inside(&path, &real))
+            })
+        };
+        if in_project || in_temporary() {
+            return;
+        }
+        self.find(
+            Verdict::Signed,
+            Rule::WriteOutsideProject,
+            format!(
+                "`{}` writes {}, outside the project",
+                limits::clip(verb, 40),
+                limits::clip(&word.value, 120)
+            ),
+            "Write the output inside the project (or the temporary folder), or ask the person to sign off on the write.",
+            part,
+        );
     }
 
     fn law_target(
@@ -566,3 +614,6 @@ const KEYGEN_VALUES: &str = "abCDEFfIJjMmNnOPRrSstVwYZz";
 
 /// Copy tools whose operands may be `host:path` on another machine.
 const REMOTE_COPIERS: &[&str] = &["scp", "rsync", "kubectl", "rclone", "gsutil"];
+
+/// The temporary folders a free step may write in.
+const TEMPORARY: &[&str] = &["/tmp", "/var/tmp"];

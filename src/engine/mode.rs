@@ -147,7 +147,7 @@ fn is_edit_rule(rule: &RuleId) -> bool {
 
 /// The project a request runs in: the repository holding its working
 /// folder, else the working folder; canonical.
-fn project_root(cwd: Option<&Path>) -> Option<PathBuf> {
+pub(super) fn project_root(cwd: Option<&Path>) -> Option<PathBuf> {
     let cwd = std::fs::canonicalize(cwd?).ok()?;
     Some(crate::law::resolve::find_root(&cwd).unwrap_or(cwd))
 }
@@ -156,7 +156,7 @@ fn project_root(cwd: Option<&Path>) -> Option<PathBuf> {
 /// resolves it, and is an ordinary file, a folder, or not there yet; never
 /// a link, a device or a fifo. The nearest folder that exists is resolved
 /// on disk; the names below it must be plain (no `..`).
-fn ordinary_inside(path: &Path, root: &Path) -> bool {
+pub(super) fn ordinary_inside(path: &Path, root: &Path) -> bool {
     if !path.is_absolute() {
         return false;
     }

@@ -413,6 +413,9 @@ impl Run<'_> {
                     continue;
                 }
                 self.write_target(&word, cwd.clone(), reach, part, depth);
+                if classified.effect.verdict() == Verdict::Free && !into_cwd {
+                    self.free_write_outside(verb, &word, cwd.as_deref(), part);
+                }
             }
         }
     }

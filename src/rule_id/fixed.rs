@@ -73,6 +73,8 @@ fixed_rules! {
         "SIGNED: a redirection writes a file";
     WriteUnresolved = "write.unresolved", Write,
         "SIGNED: a write target only known at run time ($F, a glob outside any repository) could be a protected path";
+    WriteOutsideProject = "write.outside-project", Write,
+        "SIGNED: a build, test, format or read step writes a file outside the project (`go build -o /etc/cron.d/x`); it is free only where it writes inside it or in the temporary folder";
     WriteNetwork = "write.network", Write,
         "SIGNED: a redirection to /dev/tcp or /dev/udp";
     ReadNetwork = "read.network", Other,
