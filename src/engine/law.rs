@@ -40,7 +40,7 @@ impl Run<'_> {
     /// A verb of a free class (a build's `-o`, a test's report, a
     /// formatter's output) writing `word`: SIGNED `write.outside-project`
     /// unless the file is inside the project (the repository holding the
-    /// working folder, else the working folder; judged on disk when that
+    /// request's working folder, else that folder; judged on disk when that
     /// exists, links resolved, by name otherwise) or in the temporary
     /// folder. A write only known at run time is the path law's to judge.
     pub(super) fn free_write_outside(
@@ -58,9 +58,12 @@ impl Run<'_> {
         };
         // By name, `..` taken lexically; on disk, the kernel's reading.
         let path = crate::paths::normalise(&path);
-        let in_project = cwd.is_some_and(|cwd| match super::mode::project_root(Some(cwd)) {
+        // The project is the request's own folder's, never one `cd` moved
+        // to (`cd /etc && go build -o cron.d/x .`).
+        let project = self.location.cwd.as_deref();
+        let in_project = project.is_some_and(|dir| match super::mode::project_root(Some(dir)) {
             Some(root) => super::mode::ordinary_inside(&path, &root),
-            None => path.starts_with(cwd) && path != cwd,
+            None => path.starts_with(dir) && path != dir,
         });
         let in_temporary = || {
             TEMPORARY.iter().any(|tmp| {
