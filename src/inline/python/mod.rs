@@ -105,6 +105,7 @@ pub fn analyse(code: &str, depth: usize) -> Analysis {
         env: HashMap::new(),
         star: Vec::new(),
         defined: HashSet::new(),
+        in_class_body: false,
         findings: Findings::new(Language::Python, depth),
     };
     lane.collect_definitions(root);
@@ -155,6 +156,19 @@ fn foreign_encoding(code: &str) -> Option<&str> {
     None
 }
 
+/// The node kinds that can hold a statement, so a function or class
+/// definition, at any depth: every kind of tree-sitter-python 0.25's
+/// `node-types.json` with a child or field that is one of these or a
+/// definition. A kind left out would hide a definition, whose calls would
+/// then be unresolved: never FREE by mistake.
+#[rustfmt::skip]
+const HOLDS_STATEMENTS: &[&str] = &[
+    "block", "case_clause", "class_definition", "decorated_definition", "elif_clause",
+    "else_clause", "except_clause", "finally_clause", "for_statement", "function_definition",
+    "if_statement", "match_statement", "module", "try_statement", "while_statement",
+    "with_statement",
+];
+
 /// The grammar's fields the lane reads.
 const FIELDS: &[&str] = &[
     "alias",
@@ -195,6 +209,11 @@ struct Lane<'s, 't> {
     /// Names of the functions and classes the code defines (methods
     /// included): their bodies are read where they are defined.
     defined: HashSet<String>,
+    /// Whether the walk is directly in a class body (not inside a method
+    /// or lambda of it): an assignment there makes an attribute of the
+    /// class, not a plain name. Kept as the walk enters bodies (asking a
+    /// node for its parent costs a walk down from the root each time).
+    in_class_body: bool,
     findings: Findings,
 }
 
@@ -255,18 +274,22 @@ impl<'s, 't> Lane<'s, 't> {
     }
 
     /// Records the names of every function and class the code defines.
+    /// Definitions are statements: the walk enters only the nodes that can
+    /// hold statements ([`HOLDS_STATEMENTS`]), not expressions.
     fn collect_definitions(&mut self, root: Node<'t>) {
         let mut cursor = root.walk();
         let mut depth = 0usize;
         loop {
             let node = cursor.node();
-            if matches!(kind(node), "function_definition" | "class_definition")
+            let node_kind = kind(node);
+            if matches!(node_kind, "function_definition" | "class_definition")
                 && let Some(name) = self.fields.child(node, "name")
             {
                 let name = self.name(name).into_owned();
                 self.defined.insert(name);
             }
-            if depth < MAX_DEPTH && cursor.goto_first_child() {
+            let enter = HOLDS_STATEMENTS.contains(&node_kind) || node.is_error();
+            if enter && depth < MAX_DEPTH && cursor.goto_first_child() {
                 depth += 1;
                 continue;
             }
@@ -309,7 +332,7 @@ impl<'s, 't> Lane<'s, 't> {
                             .fields
                             .child(node, "left")
                             .is_some_and(|l| kind(l) == "identifier")
-                        && !in_class_body(node);
+                        && !self.in_class_body;
                     if !(alias && matches!(kind(right), "identifier" | "attribute")) {
                         self.visit(right, depth + 1);
                     }
@@ -343,10 +366,13 @@ impl<'s, 't> Lane<'s, 't> {
                     self.visit_defaults(params, depth);
                 }
                 // Annotations are evaluated where the function is defined.
-                for field in ["return_type", "type_parameters", "body"] {
+                for field in ["return_type", "type_parameters"] {
                     if let Some(child) = self.fields.child(node, field) {
                         self.visit(child, depth + 1);
                     }
+                }
+                if let Some(body) = self.fields.child(node, "body") {
+                    self.visit_body(body, false, depth);
                 }
             }
             "class_definition" => {
@@ -355,10 +381,13 @@ impl<'s, 't> Lane<'s, 't> {
                     self.env
                         .insert(self.name(name).into_owned(), Value::Function);
                 }
-                for field in ["type_parameters", "superclasses", "body"] {
+                for field in ["type_parameters", "superclasses"] {
                     if let Some(child) = self.fields.child(node, field) {
                         self.visit(child, depth + 1);
                     }
+                }
+                if let Some(body) = self.fields.child(node, "body") {
+                    self.visit_body(body, true, depth);
                 }
             }
             "lambda" => {
@@ -366,7 +395,7 @@ impl<'s, 't> Lane<'s, 't> {
                     self.visit_defaults(params, depth);
                 }
                 if let Some(body) = self.fields.child(node, "body") {
-                    self.visit(body, depth + 1);
+                    self.visit_body(body, false, depth);
                 }
             }
             "keyword_argument" => {
@@ -392,6 +421,14 @@ impl<'s, 't> Lane<'s, 't> {
             }
             _ => self.visit_named_except(node, "", depth),
         }
+    }
+
+    /// Visits the body of a class (`class_body`) or of a function or
+    /// lambda (not), keeping [`Lane::in_class_body`] for what lies in it.
+    fn visit_body(&mut self, body: Node<'t>, class_body: bool, depth: usize) {
+        let outer = std::mem::replace(&mut self.in_class_body, class_body);
+        self.visit(body, depth + 1);
+        self.in_class_body = outer;
     }
 
     fn visit_named_except(&mut self, node: Node<'t>, field: &str, depth: usize) {
@@ -505,7 +542,7 @@ impl<'s, 't> Lane<'s, 't> {
                         .fields
                         .child(parent, "left")
                         .is_some_and(|l| kind(l) == "identifier")
-                    && !in_class_body(parent)
+                    && !self.in_class_body
             }
             "argument_list" => self.looked_at(node),
             _ => false,
@@ -896,19 +933,6 @@ fn pure_entry(name: &str, method: bool) -> bool {
             .is_some_and(is_public_identifier),
         None => true,
     }
-}
-
-/// Whether `node` lies directly in a class body (not inside a method).
-fn in_class_body(node: Node) -> bool {
-    let mut at = node.parent();
-    while let Some(n) = at {
-        match kind(n) {
-            "class_definition" => return true,
-            "function_definition" | "lambda" => return false,
-            _ => at = n.parent(),
-        }
-    }
-    false
 }
 
 #[cfg(test)]

@@ -161,3 +161,109 @@ fn literal_exec_is_read_in_turn() {
         vec![(CodeEffect::Delete, vec!["a".to_string()])]
     );
 }
+
+/// The definitions the lane collects entering only [`HOLDS_STATEMENTS`]
+/// are those of a walk through every node, wherever a definition stands
+/// (in branches, handlers, loops, `with`, `match`, classes, decorators).
+#[test]
+fn definitions_are_found_at_every_depth() {
+    let code = "\
+def top(): pass
+class C:
+    def m(self):
+        def inner(): pass
+    class D: pass
+@dec(lambda: 1)
+def decorated(): pass
+if x:
+    def in_if(): pass
+elif y:
+    def in_elif(): pass
+else:
+    def in_else(): pass
+for i in r:
+    def in_for(): pass
+else:
+    def in_for_else(): pass
+while w:
+    def in_while(): pass
+try:
+    def in_try(): pass
+except E:
+    def in_except(): pass
+except* F:
+    def in_except_group(): pass
+finally:
+    def in_finally(): pass
+with open(p) as f:
+    def in_with(): pass
+match v:
+    case 1:
+        def in_case(): pass
+async def coroutine(): pass
+";
+    let tree = crate::grammar::Grammar::Python
+        .with_parser(|p| p.parse(code, None))
+        .flatten()
+        .expect("a tree");
+    let root = tree.root_node();
+    assert!(!root.has_error(), "the sample parses");
+    // Every definition, by a walk through every node.
+    let mut everywhere = HashSet::new();
+    let mut cursor = root.walk();
+    'walk: loop {
+        let node = cursor.node();
+        if matches!(kind(node), "function_definition" | "class_definition")
+            && let Some(name) = LANE_FIELDS.child(node, "name")
+        {
+            everywhere.insert(text(name, code).to_string());
+        }
+        if cursor.goto_first_child() {
+            continue;
+        }
+        while !cursor.goto_next_sibling() {
+            if !cursor.goto_parent() {
+                break 'walk;
+            }
+        }
+    }
+    let mut lane = Lane {
+        src: code,
+        fields: &LANE_FIELDS,
+        cursors: Vec::new(),
+        env: HashMap::new(),
+        star: Vec::new(),
+        defined: HashSet::new(),
+        in_class_body: false,
+        findings: Findings::new(Language::Python, 0),
+    };
+    lane.collect_definitions(root);
+    assert_eq!(everywhere.len(), 19, "{everywhere:?}");
+    assert_eq!(lane.defined, everywhere);
+}
+
+/// An assignment of a module directly in a class body makes a class
+/// attribute the lane does not follow; in a method, a plain local name.
+#[test]
+fn class_body_assignments_are_told_from_method_ones() {
+    let kinds_of = |code: &str| -> Vec<CodeEffect> {
+        analyse(code, 0)
+            .found
+            .into_iter()
+            .map(|f| f.effect)
+            .collect()
+    };
+    assert!(
+        kinds_of("class C:\n    m = __import__('os')\n").contains(&CodeEffect::Unresolved),
+        "kept as a class attribute"
+    );
+    assert!(
+        kinds_of("class C:\n    def f(self):\n        m = __import__('json')\n").is_empty(),
+        "a local name in a method"
+    );
+    assert!(
+        kinds_of("class C:\n    f = lambda: print(1)\n    def g(self):\n        pass\n    m = __import__('os')\n")
+            .contains(&CodeEffect::Unresolved),
+        "the class body again after a method"
+    );
+}
