@@ -19,6 +19,7 @@ use crate::law::glob::{Pattern, Quick, Tok, intersects};
 use crate::paths::Location;
 use crate::shell::Word;
 use families::{HOME_SECRETS, NOT_SECRET, SECRET_FOLDERS, SYSTEM_SECRETS};
+use std::borrow::Cow;
 use std::path::Path;
 use std::sync::OnceLock;
 
@@ -488,9 +489,9 @@ fn git_log_without_content(args: &[Word]) -> bool {
 
 /// Why `verb args` reads secrets, if it does. `location` and `cwd` resolve
 /// the paths it names (`cd ~/.aws && cat credentials`).
-pub fn secret_read(
+pub fn secret_read<'a>(
     verb: &str,
-    args: &[Word],
+    args: &'a [Word],
     listed: Option<&Listed>,
     location: &Location,
     cwd: Option<&Path>,
@@ -533,23 +534,25 @@ pub fn secret_read(
     if !no_content {
         // `git show HEAD:.env`, `dd if=.env`, `--file=.env`: the path after
         // `:`, `if=` or `=`.
-        let named = |w: &Word| -> Word {
-            let mut inner = w.clone();
-            if let Some(path) = w.value.strip_prefix("if=") {
-                inner.value = path.to_string();
-                inner.tilde = path.starts_with('~');
+        // A word is copied only when the path is a part of it.
+        let named = |w: &'a Word| -> Cow<'a, Word> {
+            let (path, tilde) = if let Some(path) = w.value.strip_prefix("if=") {
+                (path, path.starts_with('~'))
             } else if let Some(path) = file_url(&w.value) {
                 // `aws … --filters file://.env` reads the file and sends
                 // it (and prints it back in the error it makes).
-                inner.value = path.to_string();
-                inner.tilde = path.starts_with('~');
+                (path, path.starts_with('~'))
             } else if verb == "git"
                 && let Some((_, path)) = w.value.split_once(':')
             {
-                inner.value = path.to_string();
-                inner.tilde = false;
-            }
-            inner
+                (path, false)
+            } else {
+                return Cow::Borrowed(w);
+            };
+            let mut inner = w.clone();
+            inner.value = path.to_string();
+            inner.tilde = tilde;
+            Cow::Owned(inner)
         };
         let option_values = args.iter().filter_map(|w| {
             let (option, value) = w.value.split_once('=')?;
@@ -558,7 +561,7 @@ pub fn secret_read(
                 let value = file_url(value).unwrap_or(value);
                 inner.value = value.to_string();
                 inner.tilde = value.starts_with('~');
-                inner
+                Cow::Owned(inner)
             })
         });
         // A file named by a command's output (`cat $(echo /etc/shadow)`) is
@@ -612,7 +615,7 @@ pub fn secret_read(
             let mut inner = w.clone();
             inner.value = path.to_string();
             inner.tilde = false;
-            Some(inner)
+            Some(Cow::Owned(inner))
         });
         let words = read_operands
             .iter()

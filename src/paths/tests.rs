@@ -212,3 +212,48 @@ fn links_lead_where_they_point() {
         Some(PathBuf::from("/home/x"))
     );
 }
+
+/// `normalise` gives what a walk over `Path::components` gives: `/` and
+/// each name pushed, `..` popping one, for any mix of names, `.`, `..`
+/// and repeated or trailing slashes, absolute or relative.
+#[test]
+fn normalise_agrees_with_path_components() {
+    use proptest::prelude::*;
+    fn by_components(path: &Path) -> PathBuf {
+        let mut out = PathBuf::from("/");
+        for component in path.components() {
+            match component {
+                Component::ParentDir => {
+                    out.pop();
+                }
+                Component::Normal(part) => out.push(part),
+                _ => {}
+            }
+        }
+        out
+    }
+    let part = prop_oneof![
+        Just(String::new()),
+        Just(".".to_string()),
+        Just("..".to_string()),
+        Just("...".to_string()),
+        "[a-z.]{1,4}",
+        "é[a-z]?",
+    ];
+    let path =
+        (any::<bool>(), proptest::collection::vec(part, 0..8)).prop_map(|(rooted, parts)| {
+            let joined = parts.join("/");
+            if rooted { format!("/{joined}") } else { joined }
+        });
+    proptest!(ProptestConfig::with_cases(2_000), |(text in path)| {
+        let p = Path::new(&text);
+        prop_assert_eq!(normalise(p), by_components(p), "{:?}", text);
+    });
+    for text in ["", "/", "//", "a", "./a/../..", "/a/./b//c/", "a/../../b"] {
+        assert_eq!(
+            normalise(Path::new(text)),
+            by_components(Path::new(text)),
+            "{text:?}"
+        );
+    }
+}

@@ -729,7 +729,7 @@ impl<'s, 't> Lane<'s, 't> {
             self.visit(a, depth + 1);
         }
         let mut callee = self.callee(function);
-        let args = self.args(arguments);
+        let (args, values) = self.args(arguments);
         let name = callee.name.clone().unwrap_or_default();
         // A module or attribute named by a string only known at run time,
         // or an attribute that reaches internals (`getattr(f, '__globals__')`).
@@ -760,26 +760,26 @@ impl<'s, 't> Lane<'s, 't> {
         {
             callee.name = Some("pathlib.Path.replace".into());
         }
-        let t = self.text(node).to_string();
+        let t = self.text(node);
         // A module or unknown name a call hands back (`__import__('os')`,
         // `getattr(m, 'x')`) is judged as that value where it goes.
-        let escapes = match self.call_value(node, 0) {
+        let escapes = match self.value_of_call(function, values, 0) {
             Value::Module(_) => true,
             Value::Name(n) => !self.known_value(&n),
             _ => false,
         };
         if escapes && !self.stays_named(node) {
-            self.findings.push(CodeEffect::Unresolved, &t, line(node));
+            self.findings.push(CodeEffect::Unresolved, t, line(node));
         }
         if let Some(effect) = argument_decides(&name, &args) {
-            self.findings.push(effect, &t, line(node));
+            self.findings.push(effect, t, line(node));
             return;
         }
         match self.resolution(&callee, function) {
-            Resolution::Table => self.findings.call(&callee, &args, &t, line(node), analyse),
+            Resolution::Table => self.findings.call(&callee, &args, t, line(node), analyse),
             Resolution::Defined => {}
             Resolution::Unresolved => {
-                self.findings.push(CodeEffect::Unresolved, &t, line(node));
+                self.findings.push(CodeEffect::Unresolved, t, line(node));
             }
         }
     }
@@ -856,15 +856,25 @@ impl<'s, 't> Lane<'s, 't> {
         }
     }
 
-    fn args(&mut self, arguments: Option<Node<'t>>) -> Args {
+    /// The arguments of a call, evaluated once: as the table judges them,
+    /// and as [`Lane::value_of_call`] takes them (every argument but
+    /// keyword ones, a splat unknown).
+    fn args(&mut self, arguments: Option<Node<'t>>) -> (Args, Vec<Value>) {
         let mut args = Args::default();
+        let mut values = Vec::new();
         let Some(arguments) = arguments else {
-            return args;
+            return (args, values);
         };
         if kind(arguments) == "generator_expression" {
             args.positional
                 .push((Value::Unknown, self.text(arguments).to_string()));
-            return args;
+            let mut cursor = arguments.walk();
+            for child in arguments.named_children(&mut cursor) {
+                if kind(child) != "comment" {
+                    values.push(self.eval(child, 1));
+                }
+            }
+            return (args, values);
         }
         let mut cursor = arguments.walk();
         let children: Vec<Node<'t>> = arguments.named_children(&mut cursor).collect();
@@ -879,15 +889,19 @@ impl<'s, 't> Lane<'s, 't> {
                         args.keywords.push((self.text(name).to_string(), v));
                     }
                 }
-                "list_splat" | "dictionary_splat" => args.spread = true,
+                "list_splat" | "dictionary_splat" => {
+                    args.spread = true;
+                    values.push(Value::Unknown);
+                }
                 "comment" => {}
                 _ => {
                     let v = self.eval(child, 0);
+                    values.push(v.clone());
                     args.positional.push((v, self.text(child).to_string()));
                 }
             }
         }
-        args
+        (args, values)
     }
 }
 

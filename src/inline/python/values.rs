@@ -212,7 +212,6 @@ impl<'s, 't> Lane<'s, 't> {
     /// The value a call returns, for the calls that build paths, lists and
     /// modules; unknown for the rest.
     pub(super) fn call_value(&self, node: Node<'t>, depth: usize) -> Value {
-        let function = self.fields.child(node, "function");
         let mut args = Vec::new();
         if let Some(a) = self.fields.child(node, "arguments") {
             let mut cursor = a.walk();
@@ -222,6 +221,17 @@ impl<'s, 't> Lane<'s, 't> {
                 }
             }
         }
+        self.value_of_call(self.fields.child(node, "function"), args, depth)
+    }
+
+    /// [`Lane::call_value`] with the call's arguments already evaluated:
+    /// every argument but keyword ones, in order (a `*xs` is unknown).
+    pub(super) fn value_of_call(
+        &self,
+        function: Option<Node<'t>>,
+        args: Vec<Value>,
+        depth: usize,
+    ) -> Value {
         let first = args.first().cloned().unwrap_or_default();
         let Some(function) = function else {
             return Value::Unknown;
