@@ -29,8 +29,10 @@
 //! - a first line `WORDS [> FILE] <<'END' [> FILE]`, its literal body and
 //!   end line, then plain lines.
 //!
-//! No `$`, backquote, backslash, `#`, `~`, `&` alone, brackets, braces,
-//! parentheses or non-ASCII byte outside quotes. The equality with
+//! No `$`, backquote, backslash, `#`, `&` alone, brackets, braces,
+//! parentheses or non-ASCII byte outside quotes, and `~` only as a word's
+//! first character before `/` or the word's end (`~`, `~/x`), and not in
+//! a command's first word. The equality with
 //! tree-sitter's reading ([`same_reading`]) is checked over every corpus
 //! line, over generated lines and heredocs (tests/suite/plain_parse.rs), and by
 //! the `shell` fuzz target on every input.
@@ -692,6 +694,17 @@ impl Reader<'_> {
     fn word(&mut self) -> Option<Word> {
         let start = self.at;
         let mut word = Word::default();
+        // A tilde-prefix of the home folder alone: `~` or `~/…` (not
+        // `~user`, nor a `~` elsewhere in the word). The walk marks the
+        // word home-relative and keeps the `~` in its value.
+        if self.peek() == Some(b'~') {
+            self.at += 1;
+            if !(self.at_word_end() || self.peek() == Some(b'/')) {
+                return None;
+            }
+            word.tilde = true;
+            word.value.push('~');
+        }
         loop {
             match self.peek() {
                 Some(b'\'') => {
