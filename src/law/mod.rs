@@ -331,21 +331,29 @@ impl Laws {
     /// be `verdict`.
     pub fn trust_hit_at(&mut self, dir: Option<&Path>, verdict: Verdict) -> Option<Hit> {
         self.load_home();
-        let dir = dir.map(Path::to_path_buf).or_else(|| self.cwd.clone())?;
         // Keyed by the path's bytes: hashing a deep path component by
-        // component costs more than the look it saves.
-        let key = dir
-            .as_os_str()
-            .as_encoded_bytes()
-            .to_vec()
-            .into_boxed_slice();
-        let strictest = match self.trust_of.get(&key) {
-            Some(known) => *known,
+        // component costs more than the look it saves. A folder already
+        // judged is looked up without a copy of its path.
+        let known = match dir.or(self.cwd.as_deref()) {
+            Some(dir) => self
+                .trust_of
+                .get(dir.as_os_str().as_encoded_bytes())
+                .copied(),
+            None => return None,
+        };
+        let strictest = match known {
+            Some(known) => known,
             None => {
+                let dir = dir.map(Path::to_path_buf).or_else(|| self.cwd.clone())?;
                 let found = self.strictest_trust(&dir);
                 if self.trust_of.len() >= MAX_REMEMBERED {
                     self.trust_of.clear();
                 }
+                let key = dir
+                    .as_os_str()
+                    .as_encoded_bytes()
+                    .to_vec()
+                    .into_boxed_slice();
                 self.trust_of.insert(key, found);
                 found
             }

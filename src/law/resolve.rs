@@ -144,7 +144,7 @@ impl FsCache {
         if self.no_git.contains(dir) {
             return false;
         }
-        let found = std::fs::symlink_metadata(dir.join(".git")).is_ok();
+        let found = has_entry(dir, ".git");
         if !found {
             if self.no_git.len() >= MAX_CANONICAL {
                 self.no_git.clear();
@@ -177,7 +177,7 @@ pub struct Repository {
 pub fn find_root(start: &Path) -> Option<PathBuf> {
     start
         .ancestors()
-        .find(|dir| std::fs::symlink_metadata(dir.join(".git")).is_ok())
+        .find(|dir| has_entry(dir, ".git"))
         .map(Path::to_path_buf)
 }
 
@@ -190,14 +190,39 @@ const POLICY_ANCHORS: &[&str] = &[".cage.yaml", ".gitagent", ".veritas-kanban"];
 pub fn is_anchor(dir: &Path) -> bool {
     std::iter::once(".git")
         .chain(POLICY_ANCHORS.iter().copied())
-        .any(|name| std::fs::symlink_metadata(dir.join(name)).is_ok())
+        .any(|name| has_entry(dir, name))
 }
 
 /// Whether `dir` holds a policy file (not only a `.git`).
 pub fn holds_policy(dir: &Path) -> bool {
-    POLICY_ANCHORS
-        .iter()
-        .any(|name| std::fs::symlink_metadata(dir.join(name)).is_ok())
+    POLICY_ANCHORS.iter().any(|name| has_entry(dir, name))
+}
+
+/// Whether `dir` holds an entry `name` (a plain name: no `/`), a link
+/// counted as itself: `symlink_metadata(dir.join(name))`, with the path
+/// built on the stack. Every hook call asks this of each folder above its
+/// working folder, for four names; a `join` costs two allocations.
+pub fn has_entry(dir: &Path, name: &str) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = dir.as_os_str().as_bytes();
+    let mut buffer = [0u8; 256];
+    let slash = usize::from(!dir.is_empty() && !dir.ends_with(b"/"));
+    let len = dir.len() + slash + name.len();
+    let built = buffer.get_mut(..len).map(|out| {
+        let (head, tail) = out.split_at_mut(dir.len());
+        head.copy_from_slice(dir);
+        let (sep, rest) = tail.split_at_mut(slash);
+        sep.fill(b'/');
+        rest.copy_from_slice(name.as_bytes());
+        &*out
+    });
+    match built {
+        Some(path) => {
+            std::fs::symlink_metadata(Path::new(std::ffi::OsStr::from_bytes(path))).is_ok()
+        }
+        None => std::fs::symlink_metadata(Path::new(std::ffi::OsStr::from_bytes(dir)).join(name))
+            .is_ok(),
+    }
 }
 
 /// The folders above `start` a law may be anchored in, nearest first: up
@@ -430,6 +455,45 @@ pub fn read_limited(path: &Path, limit: u64) -> Result<Option<String>, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `has_entry` answers as `symlink_metadata(dir.join(name))` does: for
+    /// a folder with and without a trailing `/`, `/`, the empty (relative)
+    /// folder, a dangling link, and a path too long for its stack buffer.
+    #[test]
+    fn has_entry_agrees_with_join() {
+        let dir = std::env::temp_dir().join(format!("portcullis-entry-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let deep = dir.join("d".repeat(120)).join("e".repeat(120));
+        std::fs::create_dir_all(deep.join(".git")).unwrap();
+        std::fs::write(dir.join(".cage.yaml"), "").unwrap();
+        std::os::unix::fs::symlink("nowhere", dir.join(".gitagent")).unwrap();
+        let with_slash = format!("{}/", dir.display());
+        for folder in [
+            dir.as_path(),
+            Path::new(&with_slash),
+            Path::new("/"),
+            Path::new(""),
+            &deep,
+        ] {
+            for name in [
+                ".git",
+                ".cage.yaml",
+                ".gitagent",
+                ".veritas-kanban",
+                "tmp",
+                "etc",
+            ] {
+                assert_eq!(
+                    has_entry(folder, name),
+                    std::fs::symlink_metadata(folder.join(name)).is_ok(),
+                    "{folder:?} {name}"
+                );
+            }
+        }
+        assert!(deep.as_os_str().len() > 256 && has_entry(&deep, ".git"));
+        assert!(has_entry(&dir, ".gitagent"), "a dangling link is an entry");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn folders_above_climbs_plain_paths_as_ancestors_do() {
