@@ -525,6 +525,9 @@ impl Reader<'_> {
         let mut words: Vec<Word> = Vec::new();
         let mut redirects: Vec<RedirectToken> = Vec::new();
         let mut words_span = 0..0;
+        // Where the words ended before the last one was read.
+        let mut end_before_last = 0;
+        let mut dash_before_heredoc = false;
         let mut delimiter: Option<String> = None;
         loop {
             self.skip_blanks();
@@ -534,6 +537,9 @@ impl Reader<'_> {
                     if !self.after_blank() {
                         return None;
                     }
+                    dash_before_heredoc = redirects.is_empty()
+                        && words.len() > 1
+                        && words.last().is_some_and(|w| w.source == "-");
                     self.at += 2;
                     self.skip_blanks();
                     delimiter = Some(self.delimiter()?);
@@ -549,13 +555,23 @@ impl Reader<'_> {
                     if !redirects.is_empty() || delimiter.is_some() {
                         return None;
                     }
+                    end_before_last = words_span.end;
                     self.command_word(&mut words, &mut words_span)?;
                 }
             }
         }
         let delimiter = delimiter?;
-        // `cat - <<X`: tree-sitter drops the `-`, the walk puts it back.
-        if words.last().is_some_and(|w| w.source == "-") || sets_variable(&words) {
+        // `python3 - <<'X'`: tree-sitter drops the `-` just before `<<`,
+        // and the walk puts it back as the command's last word, the
+        // command's text ending before it. A `-` anywhere else before the
+        // heredoc is left to the walk.
+        if words.last().is_some_and(|w| w.source == "-") {
+            if !dash_before_heredoc {
+                return None;
+            }
+            words_span.end = end_before_last;
+        }
+        if sets_variable(&words) {
             return None;
         }
         let body_start = self.at + 1;

@@ -143,6 +143,10 @@ fn edge_cases_read_alike_or_go_to_tree_sitter() {
         "ls -la ~/.ssh/ > ~/out.txt",
         "cp ~/'a b' ~/*.py ~/\"c\"",
         "bash -c 'rm -rf ~'",
+        "python3 - <<'EOF'\nprint(1)\nEOF",
+        "cat - <<'EOF'\nbody\nEOF",
+        "python3  -  <<'EOF' > out.txt\nprint(1)\nEOF\nls",
+        "cat -n - <<'EOF'\nbody\nEOF",
     ] {
         assert!(agrees(line), "the fast path should read {line:?}");
     }
@@ -191,8 +195,9 @@ fn edge_cases_read_alike_or_go_to_tree_sitter() {
         "cat <<'EOF' > x\nEOF",
         "cat <<'EOF' > x\nbody\r\nEOF",
         "cat <<-'EOF' > x\n\tbody\n\tEOF",
-        "cat - <<'EOF'\nbody\nEOF",
         "cat <<'EOF' > x\nbody",
+        "cat - > x <<'EOF'\nbody\nEOF",
+        "cat -<<'EOF'\nbody\nEOF",
         // A first pipeline of four stages or more ending in a redirection
         // before `&&`/`||`: tree-sitter nests its last stages.
         "a | b | c | d > o || e",
@@ -299,6 +304,7 @@ fn piece() -> impl Strategy<Value = &'static str> {
         "grep",
         "rm",
         "-rf",
+        "-",
         "-n",
         "20",
         "-20",
@@ -435,7 +441,10 @@ proptest! {
     /// reads them, or left to it.
     #[test]
     fn generated_heredocs_read_alike(
-        head in prop::sample::select(vec!["cat", "cat -n", "python3", "tee a", "cat -"]),
+        head in prop::sample::select(vec![
+            "cat", "cat -n", "python3", "tee a", "cat -", "python3 -", "cat - -", "cat -- -",
+            "cat - > x", "cat -  ", "- -",
+        ]),
         quote in prop::sample::select(vec!["'EOF'", "\"EOF\"", "EOF", "'END'"]),
         redirect in prop::sample::select(vec!["", " > x.py", " >> x.py", " 2>&1", " > a b"]),
         body in prop::collection::vec(body_line(), 0..6),
