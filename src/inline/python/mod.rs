@@ -98,16 +98,7 @@ pub fn analyse(code: &str, depth: usize) -> Analysis {
         Err(failed) => return failed,
     };
     let root = tree.root_node();
-    let mut lane = Lane {
-        src: code,
-        fields: &LANE_FIELDS,
-        cursors: Vec::new(),
-        env: HashMap::new(),
-        star: Vec::new(),
-        defined: HashSet::new(),
-        in_class_body: false,
-        findings: Findings::new(Language::Python, depth),
-    };
+    let mut lane = Lane::new(code, depth);
     lane.collect_definitions(root);
     lane.visit(root, 0);
     let mut analysis = lane.findings.analysis;
@@ -263,6 +254,21 @@ fn line(node: Node) -> usize {
 }
 
 impl<'s, 't> Lane<'s, 't> {
+    /// A lane for `code`, `depth` code-in-code levels down, with nothing
+    /// bound yet.
+    fn new(code: &'s str, depth: usize) -> Lane<'s, 't> {
+        Lane {
+            src: code,
+            fields: &LANE_FIELDS,
+            cursors: Vec::new(),
+            env: HashMap::new(),
+            star: Vec::new(),
+            defined: HashSet::new(),
+            in_class_body: false,
+            findings: Findings::new(Language::Python, depth),
+        }
+    }
+
     fn text(&self, node: Node<'t>) -> &'s str {
         text(node, self.src)
     }

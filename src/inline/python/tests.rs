@@ -227,16 +227,7 @@ async def coroutine(): pass
             }
         }
     }
-    let mut lane = Lane {
-        src: code,
-        fields: &LANE_FIELDS,
-        cursors: Vec::new(),
-        env: HashMap::new(),
-        star: Vec::new(),
-        defined: HashSet::new(),
-        in_class_body: false,
-        findings: Findings::new(Language::Python, 0),
-    };
+    let mut lane = Lane::new(code, 0);
     lane.collect_definitions(root);
     assert_eq!(everywhere.len(), 19, "{everywhere:?}");
     assert_eq!(lane.defined, everywhere);
