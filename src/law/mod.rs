@@ -334,17 +334,15 @@ impl Laws {
         // Keyed by the path's bytes: hashing a deep path component by
         // component costs more than the look it saves. A folder already
         // judged is looked up without a copy of its path.
-        let known = match dir.or(self.cwd.as_deref()) {
-            Some(dir) => self
-                .trust_of
-                .get(dir.as_os_str().as_encoded_bytes())
-                .copied(),
-            None => return None,
-        };
+        let dir = dir.or(self.cwd.as_deref())?;
+        let known = self
+            .trust_of
+            .get(dir.as_os_str().as_encoded_bytes())
+            .copied();
         let strictest = match known {
             Some(known) => known,
             None => {
-                let dir = dir.map(Path::to_path_buf).or_else(|| self.cwd.clone())?;
+                let dir = dir.to_path_buf();
                 let found = self.strictest_trust(&dir);
                 if self.trust_of.len() >= MAX_REMEMBERED {
                     self.trust_of.clear();

@@ -867,21 +867,15 @@ impl<'s, 't> Lane<'s, 't> {
     /// keyword ones, a splat unknown).
     fn args(&mut self, arguments: Option<Node<'t>>) -> (Args, Vec<Value>) {
         let mut args = Args::default();
-        let mut values = Vec::new();
         let Some(arguments) = arguments else {
-            return (args, values);
+            return (args, Vec::new());
         };
         if kind(arguments) == "generator_expression" {
             args.positional
                 .push((Value::Unknown, self.text(arguments).to_string()));
-            let mut cursor = arguments.walk();
-            for child in arguments.named_children(&mut cursor) {
-                if kind(child) != "comment" {
-                    values.push(self.eval(child, 1));
-                }
-            }
-            return (args, values);
+            return (args, self.argument_values(arguments, 0));
         }
+        let mut values = Vec::new();
         let mut cursor = arguments.walk();
         let children: Vec<Node<'t>> = arguments.named_children(&mut cursor).collect();
         for child in children {

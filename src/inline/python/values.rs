@@ -212,16 +212,24 @@ impl<'s, 't> Lane<'s, 't> {
     /// The value a call returns, for the calls that build paths, lists and
     /// modules; unknown for the rest.
     pub(super) fn call_value(&self, node: Node<'t>, depth: usize) -> Value {
-        let mut args = Vec::new();
-        if let Some(a) = self.fields.child(node, "arguments") {
-            let mut cursor = a.walk();
-            for child in a.named_children(&mut cursor) {
-                if !matches!(kind(child), "keyword_argument" | "comment") {
-                    args.push(self.eval(child, depth + 1));
-                }
-            }
-        }
+        let args = self
+            .fields
+            .child(node, "arguments")
+            .map(|a| self.argument_values(a, depth))
+            .unwrap_or_default();
         self.value_of_call(self.fields.child(node, "function"), args, depth)
+    }
+
+    /// The values of a call's arguments (`arguments`, an argument list or
+    /// a generator expression) as [`Lane::value_of_call`] takes them:
+    /// every one but keyword arguments and comments, in order.
+    pub(super) fn argument_values(&self, arguments: Node<'t>, depth: usize) -> Vec<Value> {
+        let mut cursor = arguments.walk();
+        arguments
+            .named_children(&mut cursor)
+            .filter(|child| !matches!(kind(child), "keyword_argument" | "comment"))
+            .map(|child| self.eval(child, depth + 1))
+            .collect()
     }
 
     /// [`Lane::call_value`] with the call's arguments already evaluated:
