@@ -244,6 +244,16 @@ impl Laws {
     /// The law of the repository holding `path`, loading it if needed.
     fn for_path(&mut self, path: &Path) -> Option<usize> {
         self.load_home();
+        // Paths reach the law lexically normalised. One that is not would
+        // walk `..` folders below, each a longer path than the last.
+        let normalised;
+        let path = if path.is_absolute() && !resolve::is_plain(path.as_os_str().as_encoded_bytes())
+        {
+            normalised = crate::paths::normalise(path);
+            normalised.as_path()
+        } else {
+            path
+        };
         let best = self
             .laws
             .iter()
@@ -282,7 +292,7 @@ impl Laws {
                 // Outside every repository: a project that is not one keeps
                 // its policy files at its top, found by walking up.
                 let root = std::iter::once(start)
-                    .chain(resolve::folders_above(start))
+                    .chain(resolve::existing_folders_above(start))
                     .find(|dir| self.fs.is_anchor(dir))
                     .map(Path::to_path_buf)?;
                 Some(self.push(root))
@@ -300,7 +310,7 @@ impl Laws {
             Some(known) => known.clone(),
             None => {
                 let fs = &mut self.fs;
-                let found: Vec<PathBuf> = resolve::folders_above(&root)
+                let found: Vec<PathBuf> = resolve::existing_folders_above(&root)
                     .filter(|dir| fs.is_anchor(dir))
                     .map(Path::to_path_buf)
                     .collect();
@@ -378,7 +388,7 @@ impl Laws {
         let mut found = false;
         // Keyed by the path's bytes, as `trust_of` is: hashing a path
         // component by component costs more than the look it saves.
-        for dir in std::iter::once(path).chain(resolve::folders_above(path)) {
+        for dir in std::iter::once(path).chain(resolve::existing_folders_above(path)) {
             let key = dir.as_os_str().as_encoded_bytes();
             if let Some(&known) = self.trust_file_above.get(key) {
                 found = known;
@@ -917,6 +927,55 @@ mod tests {
             .into_iter()
             .map(|h| (h.rule.id().to_string(), h.verdict))
             .collect()
+    }
+
+    /// A write thousands of made-up names deep (`~/.ssh/a/a/…/x`) looks in
+    /// the folders that exist, not in each of its own: the cost of a climb
+    /// grows with the command, not with its square.
+    #[test]
+    fn a_deep_missing_path_looks_only_where_folders_exist() {
+        let dir = std::env::temp_dir().join(format!("portcullis-deep-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("proj/.git")).unwrap();
+        let mut laws = Laws::new(Some(&dir.join("proj")));
+        let outside = format!("{}/home/.ssh/{}x", dir.display(), "a/".repeat(3000));
+        assert!(rules_hit(&mut laws, &outside, Reach::Path).is_empty());
+        let inside = format!("{}/proj/{}.env", dir.display(), "b/".repeat(3000));
+        let hits = rules_hit(&mut laws, &inside, Reach::Path);
+        assert_eq!(hits, vec![("cage.secrets".to_string(), Verdict::Blocked)]);
+        let looked = laws.fs.anchors_looked_at();
+        assert!(looked < 64, "looked in {looked} folders");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A path that reaches the law with `..` in it is read lexically: the
+    /// repositories found are the ones it lies in, never a root spelled
+    /// with `..` (`/p/r/../r/../r`, each a new law to load).
+    #[test]
+    fn a_path_with_parent_names_finds_its_own_repository() {
+        let dir = std::env::temp_dir().join(format!("portcullis-dotdot-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("r/.git")).unwrap();
+        let mut laws = Laws::new(Some(&dir.join("r")));
+        let path = format!(
+            "{}/r/{}.git/hooks/pre-commit",
+            dir.display(),
+            "../r/".repeat(500)
+        );
+        let folder = Path::new(&path).parent().unwrap().to_path_buf();
+        let index = laws.for_path(&folder).expect("the repository");
+        assert_eq!(laws.law(index).repo.root, dir.join("r"));
+        assert!(
+            laws.loaded()
+                .iter()
+                .all(|law| resolve::is_plain(law.repo.root.as_os_str().as_encoded_bytes())),
+            "{:?}",
+            laws.loaded()
+                .iter()
+                .map(|l| &l.repo.root)
+                .collect::<Vec<_>>()
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

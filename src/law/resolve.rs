@@ -139,6 +139,12 @@ impl FsCache {
         found
     }
 
+    /// How many folders [`FsCache::is_anchor`] has looked in.
+    #[cfg(test)]
+    pub fn anchors_looked_at(&self) -> usize {
+        self.anchors.len()
+    }
+
     /// Whether `dir` holds a `.git` (remembered when it does not).
     pub fn has_git(&mut self, dir: &Path) -> bool {
         if self.no_git.contains(dir) {
@@ -175,10 +181,77 @@ pub struct Repository {
 /// The nearest folder at or above `start` that holds `.git` (a folder, or
 /// a file of a linked work tree or submodule).
 pub fn find_root(start: &Path) -> Option<PathBuf> {
+    let exists = existing_len(start);
     start
         .ancestors()
+        .skip_while(|dir| len_of(dir) > exists)
         .find(|dir| has_entry(dir, ".git"))
         .map(Path::to_path_buf)
+}
+
+/// Paths of fewer names than this are climbed folder by folder; longer
+/// ones skip the folders that do not exist, found by [`existing_len`].
+const BISECT_FROM: usize = 16;
+
+/// An upper bound on the byte length of the folders above an absolute
+/// `path` that exist (`lstat` asked): the path's own length when it has
+/// fewer than [`BISECT_FROM`] names or is relative, else the length of its
+/// longest leading part that exists (1 when only `/` does).
+///
+/// The kernel reads a path name by name and fails at the first that does
+/// not resolve, so along the path existence changes once: it is found by
+/// bisection, about log2(N) looks for N names. Without it, a write to
+/// `~/.ssh/a/a/a/…/x` of thousands of made-up names would look for four
+/// anchors in each of their folders, each look as long as its folder: a
+/// cost that grows with the square of the command's length.
+pub fn existing_len(path: &Path) -> usize {
+    let bytes = as_bytes(path);
+    if !bytes.starts_with(b"/") {
+        return bytes.len();
+    }
+    // The ends of the leading parts, shortest first: each `/` after the
+    // first byte, then the whole path.
+    let ends: Vec<usize> = bytes
+        .iter()
+        .enumerate()
+        .skip(1)
+        .filter(|(_, b)| **b == b'/')
+        .map(|(at, _)| at)
+        .chain(std::iter::once(bytes.len()))
+        .collect();
+    if ends.len() < BISECT_FROM {
+        return bytes.len();
+    }
+    let exists = |end: usize| {
+        bytes
+            .get(..end)
+            .is_some_and(|part| std::fs::symlink_metadata(path_of(part)).is_ok())
+    };
+    // ends[..found] exist, ends[missing..] do not; between them, unknown.
+    let (mut found, mut missing) = (0, ends.len());
+    while found < missing {
+        let mid = found + (missing - found) / 2;
+        match ends.get(mid) {
+            Some(&end) if exists(end) => found = mid + 1,
+            _ => missing = mid,
+        }
+    }
+    found
+        .checked_sub(1)
+        .and_then(|last| ends.get(last).copied())
+        .unwrap_or(1)
+}
+
+fn len_of(path: &Path) -> usize {
+    path.as_os_str().len()
+}
+
+/// The folders above `start` (as [`folders_above`]) that can hold an
+/// entry: those that do not exist are skipped unlooked at (see
+/// [`existing_len`]).
+pub fn existing_folders_above(start: &Path) -> impl Iterator<Item = &Path> {
+    let exists = existing_len(start);
+    folders_above(start).skip_while(move |dir| len_of(dir) > exists)
 }
 
 /// Files whose presence makes a folder hold a law of its own outside git
@@ -295,7 +368,7 @@ fn path_of(bytes: &[u8]) -> &Path {
 }
 
 /// Absolute, with no empty, `.` or `..` part and no trailing `/`.
-fn is_plain(bytes: &[u8]) -> bool {
+pub fn is_plain(bytes: &[u8]) -> bool {
     bytes.len() > 1
         && bytes.strip_prefix(b"/").is_some_and(|rest| {
             rest.split(|b| *b == b'/')
@@ -356,7 +429,7 @@ impl Repository {
         let root = find_root(cwd)
             .or_else(|| {
                 std::iter::once(cwd)
-                    .chain(folders_above(cwd))
+                    .chain(existing_folders_above(cwd))
                     .find(|dir| holds_policy(dir))
                     .map(Path::to_path_buf)
             })
@@ -492,6 +565,62 @@ mod tests {
         }
         assert!(deep.as_os_str().len() > 256 && has_entry(&deep, ".git"));
         assert!(has_entry(&dir, ".gitagent"), "a dangling link is an entry");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// `existing_len` finds what a walk from `/` down to the first name
+    /// that does not exist finds: for short and long paths, names that
+    /// exist at every depth, a file with names below it, a dangling link,
+    /// `..` after a missing name, and a path past PATH_MAX.
+    #[test]
+    fn existing_len_agrees_with_a_walk_down() {
+        let dir = std::env::temp_dir().join(format!("portcullis-exists-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let deep = (0..40).fold(dir.clone(), |p, i| p.join(format!("d{i}")));
+        std::fs::create_dir_all(&deep).unwrap();
+        std::fs::write(deep.join("file"), "").unwrap();
+        std::os::unix::fs::symlink("nowhere", deep.join("dangling")).unwrap();
+        let walk = |path: &Path| {
+            let bytes = as_bytes(path);
+            let ends = (1..bytes.len())
+                .filter(|&i| bytes.get(i) == Some(&b'/'))
+                .chain([bytes.len()]);
+            let mut longest = 1;
+            for end in ends {
+                let part = bytes.get(..end).map(path_of);
+                if part.is_none_or(|p| std::fs::symlink_metadata(p).is_err()) {
+                    break;
+                }
+                longest = end;
+            }
+            longest
+        };
+        let text = deep.to_string_lossy().into_owned();
+        let mut paths: Vec<String> = vec![
+            text.clone(),
+            format!("{text}/file"),
+            format!("{text}/file/below/and/more"),
+            format!("{text}/dangling/x"),
+            format!("{text}/missing/../d40"),
+            format!("{text}/{}", "m/".repeat(30)),
+            format!("{text}/{}", "long-name/".repeat(600)),
+            format!("/{}", "nowhere/".repeat(20)),
+        ];
+        for depth in [3, 10, 17, 25, 39] {
+            let cut: String = text.split("/d").take(depth).collect::<Vec<_>>().join("/d");
+            paths.push(format!("{cut}/missing/a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p/q"));
+        }
+        for path in &paths {
+            let path = Path::new(path);
+            let names = as_bytes(path).iter().filter(|b| **b == b'/').count();
+            let expected = if names < BISECT_FROM {
+                as_bytes(path).len()
+            } else {
+                walk(path)
+            };
+            assert_eq!(existing_len(path), expected, "{}", path.display());
+        }
+        assert_eq!(existing_len(Path::new("relative/a")), "relative/a".len());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

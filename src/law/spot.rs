@@ -133,14 +133,21 @@ impl Spot {
                 })
             }
             None if !target.dynamic => {
-                // A literal that merely looks like an expansion (`'$HOME'`).
-                let mut named = Pattern::literal(&cwd?.to_string_lossy());
-                named.push_literal("/");
-                if target.glob {
-                    named.append(&Pattern::shell_glob(&target.raw));
-                } else {
-                    named.push_literal(&target.raw);
-                }
+                // A literal the resolver left as written (`~a:b/x`, which
+                // bash keeps as it is; a path past PATH_MAX): named in the
+                // working folder, its `.` and `..` read as for any path.
+                let cwd = cwd?;
+                let joined = normalise(&cwd.join(&target.raw));
+                let named = match joined.strip_prefix(cwd) {
+                    Ok(rest) if target.glob && !rest.as_os_str().is_empty() => {
+                        let mut named = Pattern::literal(&cwd.to_string_lossy());
+                        named.push_literal("/");
+                        named.append(&Pattern::shell_glob(&rest.to_string_lossy()));
+                        named
+                    }
+                    _ if target.glob => Pattern::shell_glob(&joined.to_string_lossy()),
+                    _ => Pattern::literal(&joined.to_string_lossy()),
+                };
                 Some(Spot {
                     shown: target.raw.clone(),
                     named,

@@ -215,7 +215,9 @@ impl Location {
         } else {
             (cwd.map(Path::to_path_buf), raw)
         };
-        if rest.contains('$') || rest.contains('`') {
+        // What is left of an expansion (`~/$x`) is known only at run time;
+        // in a literal word (`'a$b'/../x`) a `$` is only a character.
+        if word.dynamic && (rest.contains('$') || rest.contains('`')) {
             return target;
         }
         let Some(joined) = base.map(|b| b.join(rest)) else {

@@ -20,13 +20,15 @@ use std::time::{Duration, Instant};
 
 /// What the fuzzers found (`<target>/<file>` under `tests/data/fuzz/`):
 /// each must stay, and pass. `hang-*` took longer than [`HANG`] for one
-/// input, `stack-*` overflowed the stack.
+/// input, `stack-*` overflowed the stack, `slow-*` was reported as a slow
+/// unit (a cost that grew with the square of the command).
 const REPRODUCERS: &[&str] = &[
     "shell_amplified/hang-close-paren",
     "shell_amplified/hang-nul-run",
     "shell_amplified/hang-cd-lines",
     "shell_amplified/hang-glob-listing",
     "shell_amplified/stack-js-call-chain",
+    "shell_amplified/slow-deep-missing-path",
     "inline_javascript/stack-call-chain",
     "shell/python-unknown-option-before-code",
     "inline_python/backslash-line-before-body",
