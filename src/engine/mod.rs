@@ -178,6 +178,10 @@ struct Run<'a> {
     /// Commands read again with a variable's value put in
     /// ([`Run::variants`]).
     variant_readings: usize,
+    /// Bytes of substitutions [`Run::variants`] has parsed to find the
+    /// literal text they print; `None` once past
+    /// [`MAX_SUBSTITUTION_BYTES`] (and a finding says so).
+    substitution_bytes: Option<usize>,
     /// Values of variables the secret check may still try in this request
     /// (see [`crate::secrets::MAX_HELD_TRIES`]).
     held_tries_left: usize,
@@ -195,6 +199,12 @@ const MAX_VARIANT_READINGS: usize = 32;
 /// The longest command read again with a variable's value put in (the
 /// reading with the variable unknown stands for a longer one).
 const MAX_VARIANT_COMMAND_BYTES: usize = 16 << 10;
+
+/// The most bytes of substitutions parsed in one request to find what they
+/// print (`rm -rf $(echo /)`). Each command of `echo $(echo $(echo …))`
+/// holds the text of every one inside it, so reading each costs the square
+/// of the line's length; past this the line is SIGNED.
+const MAX_SUBSTITUTION_BYTES: usize = 64 << 10;
 
 /// The most words from stdin an `xargs` command is read once for each.
 const MAX_FED_EACH: usize = 8;
@@ -244,6 +254,7 @@ impl<'a> Run<'a> {
             listed: None,
             positional: Vec::new(),
             variant_readings: 0,
+            substitution_bytes: Some(0),
             held_tries_left: crate::secrets::MAX_HELD_TRIES,
             edits: Vec::new(),
         }
@@ -691,7 +702,7 @@ impl<'a> Run<'a> {
                 .collect();
         // `rm -rf $(echo /)`: a substitution of literal text is that text.
         for (at, word) in words.iter().enumerate().filter(|(_, w)| w.substitution) {
-            if variants.len() >= most {
+            if variants.len() >= most || !self.may_parse_substitution(word, site) {
                 break;
             }
             let crate::feeds::Producer::Literal(text) = crate::feeds::substitution_producer(word)
@@ -711,6 +722,32 @@ impl<'a> Run<'a> {
         }
         self.variant_readings += variants.len();
         variants
+    }
+
+    /// Whether `word`'s substitution may still be parsed within
+    /// [`MAX_SUBSTITUTION_BYTES`]; the first time it may not, a SIGNED
+    /// finding says why.
+    fn may_parse_substitution(&mut self, word: &Word, site: &Site) -> bool {
+        let Some(parsed) = self.substitution_bytes else {
+            return false;
+        };
+        let parsed = parsed.saturating_add(word.source.len());
+        if parsed <= MAX_SUBSTITUTION_BYTES {
+            self.substitution_bytes = Some(parsed);
+            return true;
+        }
+        self.substitution_bytes = None;
+        self.find(
+            Verdict::Signed,
+            Rule::ParseTooDeep,
+            format!(
+                "substitutions nested too deep to read what each prints (over {} bytes of them)",
+                MAX_SUBSTITUTION_BYTES
+            ),
+            "Run the inner commands one at a time, or write their output to a file and show it.",
+            &site.command.text,
+        );
+        false
     }
 
     /// [`Run::words`] once with all the words stdin hands to `xargs`, and

@@ -57,3 +57,36 @@ fn ordinary_commands_are_free() {
         );
     }
 }
+
+/// Each command of `echo $(echo $(… x))` holds the text of all those
+/// inside it; reading what each one prints costs the square of the line's
+/// length, so past [`MAX_SUBSTITUTION_BYTES`] the line is SIGNED instead
+/// (a 100-deep line parses about 40 KiB of them, a 120-deep one 57 KiB,
+/// a 125-deep one 62 KiB; a wider line's budget is spent the same way).
+#[test]
+fn substitutions_read_for_their_output_are_bounded() {
+    let nested = |depth: usize, inner: &str| {
+        format!("{}{inner}{}", "echo $(".repeat(depth), ")".repeat(depth))
+    };
+    let location = Location {
+        cwd: Some("/home/u/proj".into()),
+        home: Some("/home/u".into()),
+    };
+    let spent = |line: &str| {
+        evaluate(line, &location)
+            .findings
+            .iter()
+            .any(|f| f.reason.contains("substitutions nested too deep"))
+    };
+    assert!(!spent(&nested(20, "ls")));
+    let wide: Vec<String> = (0..40).map(|_| nested(40, "ls")).collect();
+    let wide = format!("echo {}", wide.join(" "));
+    assert!(wide.len() < MAX_SUBSTITUTION_BYTES, "{}", wide.len());
+    assert!(spent(&wide), "{} bytes", wide.len());
+    assert_eq!(verdict(&wide).0, Verdict::Signed);
+    // A literal substitution is still read within the budget.
+    assert_eq!(
+        verdict("rm -rf $(echo /)"),
+        (Verdict::Blocked, "floor.rm.root".to_string())
+    );
+}

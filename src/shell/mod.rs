@@ -1,6 +1,7 @@
 //! The shell lane: bash text in, simple commands with decoded words out.
 #![deny(clippy::indexing_slicing)]
 
+mod close_fd;
 mod guard;
 pub mod held;
 mod heredoc_mask;

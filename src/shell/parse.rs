@@ -13,6 +13,7 @@
 //! parse errors, the two known silent misparses of tree-sitter-bash, and
 //! nesting past the depth limit.
 
+use super::close_fd;
 use super::heredoc_mask;
 use super::sinks::name_sinks;
 use super::types::{Callee, Problem, Script};
@@ -73,12 +74,12 @@ fn walk_source(source: &str, functions: &[(String, Callee)]) -> Script {
         },
         Some(Ok(tree)) => {
             let script = walk_tree(&tree, source, functions);
-            if heredoc_mask::failed(&script)
-                && let Some(mended) = heredoc_mask::reparse(source, functions)
-            {
-                return mended;
+            if !heredoc_mask::failed(&script) {
+                return script;
             }
-            script
+            close_fd::reparse(&tree, source, functions)
+                .or_else(|| heredoc_mask::reparse(source, functions))
+                .unwrap_or(script)
         }
     }
 }

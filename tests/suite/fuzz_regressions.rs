@@ -29,6 +29,7 @@ const REPRODUCERS: &[&str] = &[
     "shell_amplified/hang-glob-listing",
     "shell_amplified/stack-js-call-chain",
     "shell_amplified/slow-deep-missing-path",
+    "hook_stdin/slow-nested-substitutions",
     "inline_javascript/stack-call-chain",
     "shell/python-unknown-option-before-code",
     "inline_python/backslash-line-before-body",

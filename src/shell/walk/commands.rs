@@ -593,14 +593,19 @@ impl Walker<'_> {
             && words
                 .iter()
                 .all(|w| matches!(w.source.as_str(), "time" | "-p"));
-        let operator_follows = [
-            node.next_sibling(),
-            node.parent().and_then(|p| p.next_sibling()),
-        ]
-        .into_iter()
-        .flatten()
-        .any(|n| matches!(kind(n), "&" | "|" | "|&" | "&&" | "||"));
-        if only_time && operator_follows {
+        // Looked at only for a lone `time`: tree-sitter finds a node's
+        // parent and siblings from the root down, a cost that grows with
+        // its depth (every command of `$(echo $(echo …))` paid it).
+        let operator_follows = || {
+            [
+                node.next_sibling(),
+                node.parent().and_then(|p| p.next_sibling()),
+            ]
+            .into_iter()
+            .flatten()
+            .any(|n| matches!(kind(n), "&" | "|" | "|&" | "&&" | "||"))
+        };
+        if only_time && operator_follows() {
             self.script
                 .problems
                 .push(Problem::Syntax("`time` with nothing to time".into()));
