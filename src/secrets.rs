@@ -315,8 +315,9 @@ fn names_secret(named: &Named) -> bool {
     if named.text.is_none() {
         return false;
     }
-    // A glob too long to match cheaply could name anything.
-    if named.raw.len() > MAX_GLOB {
+    // A glob too long to match cheaply could name anything, and so could
+    // one past the request's budget of matches.
+    if named.raw.len() > MAX_GLOB || !take_glob_match() {
         return true;
     }
     named.pattern().is_some_and(|pattern| {
@@ -330,6 +331,54 @@ fn names_secret(named: &Named) -> bool {
 /// A glob or recursive root longer than this is not matched: it is taken
 /// to reach credentials (matching costs its length times each family's).
 const MAX_GLOB: usize = 512;
+
+/// Globs matched against the credential families in one request, at most.
+/// One costs about 60 µs (two intersections with each family, and a look
+/// at its folder), so 1 MiB of distinct globs (`cat a/*.1 a/*.2 …`) took
+/// 6.3 s, past the 5 s some hosts give a hook before they run the command
+/// anyway. Past the budget a glob is taken to reach credentials, as a
+/// glob past [`MAX_GLOB`] is.
+const MAX_GLOBS_MATCHED: usize = 4096;
+
+thread_local! {
+    /// Globs the request being judged on this thread may still match
+    /// (see [`MAX_GLOBS_MATCHED`]); set again by [`start_request`].
+    static GLOBS_LEFT: std::cell::Cell<usize> = const { std::cell::Cell::new(MAX_GLOBS_MATCHED) };
+    /// Whether a glob of that request has been refused a match.
+    static GLOBS_REFUSED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Gives the request about to be judged on this thread its full budget of
+/// glob matches (the engine calls it once per request).
+pub fn start_request() {
+    GLOBS_LEFT.with(|left| left.set(MAX_GLOBS_MATCHED));
+    GLOBS_REFUSED.with(|refused| refused.set(false));
+}
+
+/// Why reading `what` (a path or glob [`names_secret`] took) reads secrets.
+fn holds_secrets_reason(what: &str) -> String {
+    let glob = what.contains(['*', '?', '[']);
+    if glob && GLOBS_REFUSED.with(std::cell::Cell::get) {
+        format!(
+            "reads {what}, a glob past the {MAX_GLOBS_MATCHED} this request may match against credentials, so it could name any"
+        )
+    } else {
+        format!("reads {what}, which holds secrets")
+    }
+}
+
+/// Takes one glob match from the request's budget; `false` when none is left.
+fn take_glob_match() -> bool {
+    let taken = GLOBS_LEFT.with(|left| {
+        let now = left.get();
+        left.set(now.saturating_sub(1));
+        now > 0
+    });
+    if !taken {
+        GLOBS_REFUSED.with(|refused| refused.set(true));
+    }
+    taken
+}
 
 /// Verbs that show no file's content: names, sizes, existence, or a
 /// change the path law judges as a write; and verbs whose operands name
@@ -507,7 +556,7 @@ pub fn secret_read<'a>(
             }
             for path in resolve(&file, location, cwd) {
                 if names_secret(&path) {
-                    return Some(format!("reads {}, which holds secrets", file.value));
+                    return Some(holds_secrets_reason(&file.value));
                 }
             }
         }
@@ -625,7 +674,7 @@ pub fn secret_read<'a>(
         for word in words {
             for path in resolve(&word, location, cwd) {
                 if names_secret(&path) {
-                    return Some(format!("reads {}, which holds secrets", word.value));
+                    return Some(holds_secrets_reason(&word.value));
                 }
             }
         }
@@ -913,7 +962,7 @@ fn output_secret(fed: &Fed, location: &Location, cwd: Option<&Path>) -> Option<S
     for word in &fed.words {
         for path in resolve(word, location, cwd) {
             if names_secret(&path) {
-                return Some(format!("reads {}, which holds secrets", word.value));
+                return Some(holds_secrets_reason(&word.value));
             }
         }
         if let Some(root) =

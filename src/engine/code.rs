@@ -42,6 +42,9 @@ pub(super) struct LaneState {
     pub(super) latest: HashMap<PathBuf, usize>,
     /// Bytes of paths and text kept in `Run::written`.
     pub(super) written_bytes: usize,
+    /// Bytes of command text hashed to tell which command wrote a file
+    /// (each write target of a command hashes the command's whole text).
+    pub(super) hashed_bytes: usize,
     /// More was written than is kept: every script is then taken as
     /// replaced (SIGNED), never read from disk.
     pub(super) overflow: bool,

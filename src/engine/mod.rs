@@ -235,6 +235,7 @@ struct Site<'s> {
 
 impl<'a> Run<'a> {
     fn new(location: &'a Location, laws: &'a mut Laws, traced: bool) -> Run<'a> {
+        crate::secrets::start_request();
         Run {
             location,
             laws,

@@ -231,6 +231,12 @@ impl Run<'_> {
             }
             _ => return,
         };
+        if targets.is_empty() {
+            return;
+        }
+        let Some(part) = self.hashed_part(&command.text) else {
+            return;
+        };
         for (target, append) in targets {
             if let Some(path) = self.location.resolve_in(target, cwd).path {
                 let (text, tail) = match append {
@@ -241,7 +247,7 @@ impl Run<'_> {
                     path,
                     text,
                     tail,
-                    part: part_hash(&command.text),
+                    part,
                 });
             }
         }
@@ -252,6 +258,10 @@ impl Run<'_> {
     /// is not the file on disk. Text recorded for it by the same command
     /// ([`Run::remember_written`]) is kept.
     pub(super) fn remember_replaced(&mut self, word: &Word, cwd: Option<&Path>, part: &str) {
+        // Past the bound every script already counts as replaced.
+        if self.lanes.overflow {
+            return;
+        }
         let Some(path) = self.location.resolve_in(word, cwd).path else {
             return;
         };
@@ -263,7 +273,9 @@ impl Run<'_> {
         {
             return;
         }
-        let hash = part_hash(part);
+        let Some(hash) = self.hashed_part(part) else {
+            return;
+        };
         if self.last_written(&path).is_some_and(|w| w.part == hash) {
             return;
         }
@@ -306,6 +318,20 @@ impl Run<'_> {
 
     /// Remembers a written file, within [`MAX_WRITTEN_BYTES`]; past it,
     /// every script counts as replaced.
+    /// [`part_hash`] of a command's text, within [`MAX_HASHED_BYTES`] for
+    /// the request: a command of thousands of write targets (`touch a a a
+    /// …`) hashes its whole text for each. Past the bound, `None`, and
+    /// every script counts as replaced from then on (as past
+    /// [`MAX_WRITTEN_BYTES`]).
+    fn hashed_part(&mut self, part: &str) -> Option<u64> {
+        self.lanes.hashed_bytes = self.lanes.hashed_bytes.saturating_add(part.len());
+        if self.lanes.overflow || self.lanes.hashed_bytes > MAX_HASHED_BYTES {
+            self.lanes.overflow = true;
+            return None;
+        }
+        Some(part_hash(part))
+    }
+
     fn push_written(&mut self, written: WrittenScript) {
         let size = written.path.as_os_str().len()
             + written.text.as_ref().map_or(0, String::len)
@@ -424,6 +450,10 @@ pub(super) struct WrittenScript {
 /// Most bytes of paths and text remembered of files written in one
 /// request (`cd a; rm b` repeated makes ever longer paths).
 const MAX_WRITTEN_BYTES: usize = 4 * limits::MAX_COMMAND_BYTES;
+
+/// Most bytes of command text hashed in one request (see
+/// [`Run::hashed_part`]): a few milliseconds of hashing.
+const MAX_HASHED_BYTES: usize = 4 * limits::MAX_COMMAND_BYTES;
 
 /// A hash of a command's text, to tell the command that wrote a file.
 fn part_hash(part: &str) -> u64 {

@@ -90,3 +90,28 @@ fn substitutions_read_for_their_output_are_bounded() {
         (Verdict::Blocked, "floor.rm.root".to_string())
     );
 }
+
+/// A request matches at most 4,096 globs against the credential families
+/// (1 MiB of distinct globs took 6.3 s); past that a glob is taken to reach
+/// credentials, SIGNED with a reason that says so, and the next request
+/// gets the whole budget again.
+#[test]
+fn globs_matched_against_credentials_are_bounded() {
+    let globs: Vec<String> = (0..5000).map(|i| format!("s/*.x{i}")).collect();
+    let line = format!("cat {}", globs.join(" "));
+    let location = Location {
+        cwd: Some("/home/u/proj".into()),
+        home: Some("/home/u".into()),
+    };
+    let decision = evaluate(&line, &location);
+    assert_eq!(decision.verdict(), Verdict::Signed);
+    assert_eq!(decision.top.rule.to_string(), "cage.secrets.read");
+    assert!(
+        decision.top.reason.contains("a glob past the 4096"),
+        "{}",
+        decision.top.reason
+    );
+    let few = format!("cat {}", globs[..100].join(" "));
+    assert_eq!(verdict(&few).0, Verdict::Free);
+    assert_eq!(verdict("cat s/*.x1").0, Verdict::Free);
+}
