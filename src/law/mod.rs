@@ -932,11 +932,18 @@ mod tests {
     /// A write thousands of made-up names deep (`~/.ssh/a/a/…/x`) looks in
     /// the folders that exist, not in each of its own: the cost of a climb
     /// grows with the command, not with its square.
+    /// A scratch folder (`portcullis-NAME-PID` in the temporary folder)
+    /// holding a repository at `repo`.
+    fn scratch_with_repository(name: &str, repo: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("portcullis-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join(repo).join(".git")).unwrap();
+        dir
+    }
+
     #[test]
     fn a_deep_missing_path_looks_only_where_folders_exist() {
-        let dir = std::env::temp_dir().join(format!("portcullis-deep-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(dir.join("proj/.git")).unwrap();
+        let dir = scratch_with_repository("deep", "proj");
         let mut laws = Laws::new(Some(&dir.join("proj")));
         let outside = format!("{}/home/.ssh/{}x", dir.display(), "a/".repeat(3000));
         assert!(rules_hit(&mut laws, &outside, Reach::Path).is_empty());
@@ -953,9 +960,7 @@ mod tests {
     /// with `..` (`/p/r/../r/../r`, each a new law to load).
     #[test]
     fn a_path_with_parent_names_finds_its_own_repository() {
-        let dir = std::env::temp_dir().join(format!("portcullis-dotdot-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(dir.join("r/.git")).unwrap();
+        let dir = scratch_with_repository("dotdot", "r");
         let mut laws = Laws::new(Some(&dir.join("r")));
         let path = format!(
             "{}/r/{}.git/hooks/pre-commit",
