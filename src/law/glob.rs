@@ -64,6 +64,16 @@ pub struct Pattern {
 }
 
 impl Pattern {
+    /// How many tokens the pattern has (what matching it costs grows with).
+    pub fn len(&self) -> usize {
+        self.toks.len()
+    }
+
+    /// Whether the pattern has no token (it matches only the empty path).
+    pub fn is_empty(&self) -> bool {
+        self.toks.is_empty()
+    }
+
     /// A literal path: no character is special.
     pub fn literal(text: &str) -> Pattern {
         Pattern {

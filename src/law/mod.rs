@@ -629,6 +629,29 @@ impl Laws {
             // be any protected path.
             return vec![unresolved_hit(spot, "any path, protected ones included")];
         }
+        // Matching a glob against each rule costs its length times the
+        // rule's: one longer than any path can be (`rm -rf ./d/*d/*d/*…`,
+        // 1 MiB of it took 2 s) is not matched, and could be any path.
+        if spot
+            .forms()
+            .any(|form| !form.is_literal() && form.len() > MAX_MATCHED_GLOB)
+        {
+            // What covers the folder before its first wildcard covers
+            // every match.
+            let prefix = spot.named.literal_prefix();
+            if let Some(slash) = prefix.rfind('/').filter(|&at| at > 0) {
+                let inside = format!("{}/_", prefix.get(..slash).unwrap_or_default());
+                let inside = Spot::path(Path::new(&inside), &spot.shown, Reach::Path, &mut self.fs);
+                let certain = self.judge(&inside);
+                if !certain.is_empty() {
+                    return certain;
+                }
+            }
+            return vec![unresolved_hit(
+                spot,
+                "any path, protected ones included (a glob too long to match against the rules)",
+            )];
+        }
         if spot.unresolved
             && let Some((folder, last)) = &spot.folder
         {
@@ -787,6 +810,10 @@ impl Laws {
         }
     }
 }
+
+/// The longest glob (in pattern tokens, about its bytes) matched against
+/// the rules: PATH_MAX, the longest path there is.
+const MAX_MATCHED_GLOB: usize = 4096;
 
 /// Entries listed under a tree a command deletes or moves, at most.
 const MAX_TREE_ENTRIES: usize = 1000;
@@ -981,6 +1008,32 @@ mod tests {
                 .collect::<Vec<_>>()
         );
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A glob longer than any path is not matched against each rule (its
+    /// cost is its length times the rule's): it could be any path.
+    #[test]
+    fn a_glob_longer_than_a_path_is_not_matched() {
+        let mut laws = Laws::new(Some(Path::new("/nonexistent/proj")));
+        let glob_spot = |text: &str| Spot {
+            shown: text.to_string(),
+            named: Pattern::shell_glob(text),
+            real: None,
+            reach: Reach::Path,
+            unresolved: false,
+            folder: None,
+        };
+        let hits = laws.judge(&glob_spot("/nonexistent/proj/.git/hooks/pre-*"));
+        assert_eq!(hits[0].rule.id(), "cage.git_control", "{hits:?}");
+        // What covers the folder before the first wildcard still counts.
+        let long = format!("/nonexistent/proj/.git/hooks/{}x", "a*".repeat(2100));
+        let hits = laws.judge(&glob_spot(&long));
+        assert_eq!(hits[0].rule.id(), "cage.git_control", "{hits:?}");
+        let long = format!("/nonexistent/proj/src/{}x", "a*".repeat(2100));
+        let hits = laws.judge(&glob_spot(&long));
+        assert_eq!(hits.len(), 1, "{hits:?}");
+        assert_eq!(hits[0].rule, Rule::WriteUnresolved);
+        assert!(hits[0].reason.contains("a glob too long to match"));
     }
 
     #[test]

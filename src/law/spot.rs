@@ -132,10 +132,38 @@ impl Spot {
                     }),
                 })
             }
+            None if !target.dynamic && target.raw.len() > crate::paths::MAX_PATH_BYTES => {
+                // Past PATH_MAX: the kernel refuses the path as written, and
+                // a pattern of it would cost memory with its length (a
+                // 1 MiB target took 120 MiB). Only the folder before its
+                // first wildcard is read: a rule covering that folder
+                // covers every match; anything else could be any path.
+                let cwd = cwd?;
+                let head = target.raw.find(['*', '?', '[']).unwrap_or(target.raw.len());
+                let folder = target
+                    .raw
+                    .get(..head)
+                    .and_then(|h| h.rfind('/').and_then(|at| h.get(..at.max(1))));
+                let folder = folder
+                    .filter(|f| !f.is_empty() && f.len() <= crate::paths::MAX_PATH_BYTES)
+                    .map(|f| normalise(&cwd.join(f)));
+                let mut named =
+                    Pattern::literal(&folder.as_deref().unwrap_or(cwd).to_string_lossy());
+                named.push_literal("/");
+                named.push_unknown();
+                Some(Spot {
+                    shown: crate::limits::clip(&target.raw, 200).to_string(),
+                    named,
+                    real: None,
+                    reach,
+                    unresolved: true,
+                    folder: folder.map(|f| (f, None)),
+                })
+            }
             None if !target.dynamic => {
                 // A literal the resolver left as written (`~a:b/x`, which
-                // bash keeps as it is; a path past PATH_MAX): named in the
-                // working folder, its `.` and `..` read as for any path.
+                // bash keeps as it is): named in the working folder, its
+                // `.` and `..` read as for any path.
                 let cwd = cwd?;
                 let joined = normalise(&cwd.join(&target.raw));
                 let named = match joined.strip_prefix(cwd) {

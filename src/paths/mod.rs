@@ -136,6 +136,15 @@ impl Location {
 
     /// Resolves a word against an explicit working folder (`git -C dir`).
     pub fn resolve_in(&self, word: &Word, cwd: Option<&Path>) -> Target {
+        // `/***…*` matches what `/*` does (with globstar, `**` alone reaches
+        // deeper, and is still everything): read as `/*`, so that a run of
+        // thousands of stars is neither past PATH_MAX nor missed by the
+        // floor's `/*`.
+        if word.glob && word.value.contains("**") {
+            let mut collapsed = word.clone();
+            collapsed.value = collapse_stars(&word.value);
+            return self.resolve_in(&collapsed, cwd);
+        }
         // `/proc/$$/cwd`: the shell's own process.
         if word.dynamic
             && let Some(rest) = OWN_PROCESS.iter().find_map(|p| word.value.strip_prefix(p))
@@ -398,7 +407,18 @@ fn known_expansion(
 }
 
 /// Linux's PATH_MAX: the longest path a system call accepts.
-const MAX_PATH_BYTES: usize = 4096;
+pub const MAX_PATH_BYTES: usize = 4096;
+
+/// `text` with every run of `*` written as one.
+fn collapse_stars(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c != '*' || !out.ends_with('*') {
+            out.push(c);
+        }
+    }
+    out
+}
 
 /// `$NAME` or `${NAME}` (or `${NAME:-default}`) at the start of a word, with
 /// what follows it.

@@ -1344,7 +1344,51 @@ fn cases() -> Vec<Case> {
             input: Input::Check(vec![repeated("sudo ", deep, rm)]),
             expect: LimitDeny(PARSE),
         },
+        // ------------------------------------------------ work per word
+        // Costs that grew with the square of the command, or with a large
+        // constant per word, each found at 1 MiB; `rm -rf /` behind each
+        // must still be judged within the bounds.
+        hook(
+            "work: a write 80,000 made-up names deep, then rm -rf /",
+            behind_1mib("echo x >> ~/.ssh/", |_| "a/".to_string(), "x; rm -rf /"),
+            Floor,
+        ),
+        hook(
+            "work: 87,000 write targets in one command, then rm -rf /",
+            behind_1mib("touch", |_| " config.tpl".to_string(), "; rm -rf /"),
+            Floor,
+        ),
+        hook(
+            "work: 1 MiB of distinct globs, then rm -rf /",
+            behind_1mib("cat", |i| format!(" s/*.x{i}"), "; rm -rf /"),
+            Floor,
+        ),
+        hook(
+            "work: one glob of 1 MiB, then rm -rf /",
+            behind_1mib("rm -rf ./d/*", |_| "d/*".to_string(), "; rm -rf /"),
+            Floor,
+        ),
+        hook(
+            "work: rm -rf / and 1 MiB of stars (one star to bash)",
+            behind_1mib("rm -rf /", |_| "*".to_string(), ""),
+            Floor,
+        ),
     ]
+}
+
+/// `head`, then `unit(0)`, `unit(1)`, … while the command stays under
+/// [`MAX_COMMAND_BYTES`] with `tail` after them.
+fn behind_1mib(head: &str, unit: impl Fn(usize) -> String, tail: &str) -> String {
+    let mut command = head.to_string();
+    for i in 0.. {
+        let next = unit(i);
+        if command.len() + next.len() + tail.len() > MAX_COMMAND_BYTES {
+            break;
+        }
+        command.push_str(&next);
+    }
+    command.push_str(tail);
+    command
 }
 
 #[test]
