@@ -136,11 +136,11 @@ impl Location {
 
     /// Resolves a word against an explicit working folder (`git -C dir`).
     pub fn resolve_in(&self, word: &Word, cwd: Option<&Path>) -> Target {
-        // `/***…*` matches what `/*` does (with globstar, `**` alone reaches
-        // deeper, and is still everything): read as `/*`, so that a run of
-        // thousands of stars is neither past PATH_MAX nor missed by the
-        // floor's `/*`.
-        if word.glob && word.value.contains("**") {
+        // `/***…*` matches what `/**` does (everything there; deeper with
+        // globstar): read as `/**`, so that a run of thousands of stars is
+        // neither past PATH_MAX nor missed by the floor. `**` itself is
+        // kept: it is globstar's any-depth.
+        if word.glob && word.value.contains("***") {
             let mut collapsed = word.clone();
             collapsed.value = collapse_stars(&word.value);
             return self.resolve_in(&collapsed, cwd);
@@ -409,11 +409,11 @@ fn known_expansion(
 /// Linux's PATH_MAX: the longest path a system call accepts.
 pub const MAX_PATH_BYTES: usize = 4096;
 
-/// `text` with every run of `*` written as one.
+/// `text` with every run of more than two `*` written as `**`.
 fn collapse_stars(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
-        if c != '*' || !out.ends_with('*') {
+        if c != '*' || !out.ends_with("**") {
             out.push(c);
         }
     }

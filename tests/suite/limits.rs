@@ -1369,7 +1369,7 @@ fn cases() -> Vec<Case> {
             Floor,
         ),
         hook(
-            "work: rm -rf / and 1 MiB of stars (one star to bash)",
+            "work: rm -rf / and 1 MiB of stars (`/**` to bash)",
             behind_1mib("rm -rf /", |_| "*".to_string(), ""),
             Floor,
         ),
