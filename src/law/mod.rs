@@ -956,9 +956,6 @@ mod tests {
             .collect()
     }
 
-    /// A write thousands of made-up names deep (`~/.ssh/a/a/…/x`) looks in
-    /// the folders that exist, not in each of its own: the cost of a climb
-    /// grows with the command, not with its square.
     /// A scratch folder (`portcullis-NAME-PID` in the temporary folder)
     /// holding a repository at `repo`.
     fn scratch_with_repository(name: &str, repo: &str) -> PathBuf {
@@ -968,6 +965,9 @@ mod tests {
         dir
     }
 
+    /// A write thousands of made-up names deep (`~/.ssh/a/a/…/x`) looks in
+    /// the folders that exist, not in each of its own: the cost of a climb
+    /// grows with the command, not with its square.
     #[test]
     fn a_deep_missing_path_looks_only_where_folders_exist() {
         let dir = scratch_with_repository("deep", "proj");

@@ -726,7 +726,7 @@ fn cases() -> Vec<Case> {
     let script_over = MAX_SCRIPT_BYTES + (44 << 10);
     let script_under = MAX_SCRIPT_BYTES - (6 << 10);
     let script_huge = 900 << 10;
-    vec![
+    let mut cases = vec![
         // ------------------------------------------------ command size
         hook(
             "size: ls, exactly MAX_COMMAND_BYTES",
@@ -1344,37 +1344,57 @@ fn cases() -> Vec<Case> {
             input: Input::Check(vec![repeated("sudo ", deep, rm)]),
             expect: LimitDeny(PARSE),
         },
-        // ------------------------------------------------ work per word
-        // Costs that grew with the square of the command, or with a large
-        // constant per word, each found at 1 MiB; `rm -rf /` behind each
-        // must still be judged within the bounds.
-        hook(
+    ];
+    // Costs that grew with the square of the command, or with a large
+    // constant per word, each found at 1 MiB; `rm -rf /` behind each must
+    // still be judged within the bounds: (name, head, unit, tail).
+    let work: [WorkCase; 5] = [
+        (
             "work: a write 80,000 made-up names deep, then rm -rf /",
-            behind_1mib("echo x >> ~/.ssh/", |_| "a/".to_string(), "x; rm -rf /"),
-            Floor,
+            "echo x >> ~/.ssh/",
+            |_| "a/".to_string(),
+            "x; rm -rf /",
         ),
-        hook(
+        (
             "work: 87,000 write targets in one command, then rm -rf /",
-            behind_1mib("touch", |_| " config.tpl".to_string(), "; rm -rf /"),
-            Floor,
+            "touch",
+            |_| " config.tpl".to_string(),
+            "; rm -rf /",
         ),
-        hook(
+        (
             "work: 1 MiB of distinct globs, then rm -rf /",
-            behind_1mib("cat", |i| format!(" s/*.x{i}"), "; rm -rf /"),
-            Floor,
+            "cat",
+            |i| format!(" s/*.x{i}"),
+            "; rm -rf /",
         ),
-        hook(
+        (
             "work: one glob of 1 MiB, then rm -rf /",
-            behind_1mib("rm -rf ./d/*", |_| "d/*".to_string(), "; rm -rf /"),
-            Floor,
+            "rm -rf ./d/*",
+            |_| "d/*".to_string(),
+            "; rm -rf /",
         ),
-        hook(
+        (
             "work: rm -rf / and 1 MiB of stars (`/**` to bash)",
-            behind_1mib("rm -rf /", |_| "*".to_string(), ""),
-            Floor,
+            "rm -rf /",
+            |_| "*".to_string(),
+            "",
         ),
-    ]
+    ];
+    cases.extend(
+        work.into_iter()
+            .map(|(name, head, unit, tail)| hook(name, behind_1mib(head, unit, tail), Floor)),
+    );
+    cases
 }
+
+/// A case of work per word: its name, the command's head, the unit
+/// repeated (given its index), and the tail after the units.
+type WorkCase = (
+    &'static str,
+    &'static str,
+    fn(usize) -> String,
+    &'static str,
+);
 
 /// `head`, then `unit(0)`, `unit(1)`, … while the command stays under
 /// [`MAX_COMMAND_BYTES`] with `tail` after them.
